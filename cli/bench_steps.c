@@ -1,0 +1,68 @@
+/* bench_steps.c - move generation speed: single steps per second. */
+#include <omp.h>
+#include <string.h>
+
+#include "../solver/perft.h"
+#include "bench.h"
+
+/* Counts the steps a depth-first perft takes (every pb_step call). */
+static uint64_t count_steps(const pb_field *f, pb_position *p, int d) {
+    uint64_t n = 0;
+    int from = p->ball;
+    for (int dir = 0; dir < 8; dir++) {
+        if (!pb_free(f, p, from, dir)) continue;
+        pb_undo u;
+        int loser;
+        pb_step_result r = pb_step(f, p, dir, &u, &loser);
+        n++;
+        if (r == PB_STEP_BOUNCE) n += count_steps(f, p, d);
+        else if (r == PB_STEP_STOP && d > 1) n += count_steps(f, p, d - 1);
+        pb_unstep(f, p, &u);
+    }
+    return n;
+}
+
+typedef struct bench_pos {
+    const char *name;
+    pb_rules rules;
+    int g, w, l, s;
+    const char *record;
+    int depth;
+} bench_pos;
+
+int pb_bench_steps(const pb_opts *o) {
+    static const bench_pos set[] = {
+        {"book (2;6;8) start", PB_RULES_BOOK, 2, 6, 8, 0, "", 4},
+        {"book (2;8;10) start", PB_RULES_BOOK, 2, 8, 10, 0, "", 4},
+        {"book (2;6;8) middle", PB_RULES_BOOK, 2, 6, 8, 0, "d6-e7 e7-e8 e8-d8 d8-c7", 4},
+        {"hockey (2;8;10) S=1 start", PB_RULES_HOCKEY, 2, 8, 10, 1, "", 4},
+    };
+    uint64_t total = 0;
+    double total_t = 0;
+    if (o->json) printf("{\"benchmark\":\"steps\",\"positions\":[");
+    else printf("%-28s %6s %14s %9s %14s\n", "position", "depth", "steps", "seconds", "steps/s");
+    for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
+        const bench_pos *b = &set[k];
+        pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
+        char err[200];
+        pb_field *f = pb_field_new(&sp, err, sizeof err);
+        pb_game g;
+        if (!f || pb_record_parse(f, b->record, &g, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+        double t0 = omp_get_wtime();
+        uint64_t n = count_steps(f, &g.pos, b->depth);
+        double t = omp_get_wtime() - t0;
+        total += n;
+        total_t += t;
+        if (o->json)
+            printf("%s{\"name\":\"%s\",\"depth\":%d,\"steps\":%llu,\"seconds\":%.3f,\"steps_per_second\":%.0f}",
+                   k ? "," : "", b->name, b->depth, (unsigned long long)n, t, n / t);
+        else printf("%-28s %6d %14llu %9.3f %14.0f\n", b->name, b->depth, (unsigned long long)n, t, n / t);
+        pb_game_free(&g);
+        pb_field_free(f);
+    }
+    if (o->json) printf("],\"steps\":%llu,\"seconds\":%.3f,\"steps_per_second\":%.0f}\n", (unsigned long long)total,
+                        total_t, total / total_t);
+    else printf("%-28s %6s %14llu %9.3f %14.0f\n", "total (one core)", "", (unsigned long long)total, total_t,
+                total / total_t);
+    return PB_EXIT_OK;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs Paperball's build and test dependencies from Debian's packages.
+set -euo pipefail
+pkgs="build-essential cmake pkg-config libgmp-dev libcmocka-dev libopenmpi-dev openmpi-bin librsvg2-bin"
+missing=""
+for p in $pkgs; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi

@@ -1,0 +1,85 @@
+/* game.c - a game as a list of routes played from the start. */
+#include "game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pb_game_init(pb_game *g, const pb_field *f, int first) {
+    memset(g, 0, sizeof *g);
+    g->field = f;
+    g->first = first;
+    g->loser = PB_NOBODY;
+    pb_position_start(f, &g->pos, first);
+}
+
+void pb_game_free(pb_game *g) {
+    for (int i = 0; i < g->nturns; i++) free(g->turns[i].nodes);
+    free(g->turns);
+    g->turns = NULL;
+    g->nturns = g->cap = 0;
+}
+
+int pb_game_play(pb_game *g, const int16_t *nodes, int len, int kick, char *err, size_t errlen) {
+    if (g->end != PB_END_NONE) {
+        snprintf(err, errlen, "the game is already over");
+        return -1;
+    }
+    pb_route info;
+    if (pb_route_play(g->field, &g->pos, nodes, len, kick, &info, err, errlen)) return -1;
+    if (g->nturns == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 16;
+        g->turns = realloc(g->turns, sizeof *g->turns * (size_t)g->cap);
+    }
+    pb_game_turn *t = &g->turns[g->nturns++];
+    memset(t, 0, sizeof *t);
+    t->nodes = malloc(sizeof(int16_t) * (size_t)len);
+    memcpy(t->nodes, nodes, sizeof(int16_t) * (size_t)len);
+    t->len = len;
+    t->kick = kick;
+    t->mover = info.mover;
+    t->end = info.end;
+    t->loser = info.loser;
+    g->end = info.end;
+    g->loser = info.loser;
+    return 0;
+}
+
+void pb_game_undo(pb_game *g) {
+    if (g->nturns == 0) return;
+    pb_game old = *g;
+    pb_game_init(g, old.field, old.first);
+    char err[160];
+    for (int i = 0; i < old.nturns - 1; i++) {
+        pb_game_turn *t = &old.turns[i];
+        pb_game_play(g, t->nodes, t->len, t->kick, err, sizeof err);
+        memcpy(g->turns[i].annot, t->annot, sizeof t->annot);
+    }
+    pb_game_free(&old);
+}
+
+const char *pb_player_name(int player) {
+    return player == PB_BOTTOM ? "Bottom" : player == PB_TOP ? "Top" : "nobody";
+}
+
+const char *pb_game_result(const pb_game *g, char *buf, size_t len) {
+    switch (g->end) {
+    case PB_END_NONE:
+        snprintf(buf, len, "game goes on, %s to move", pb_player_name(g->pos.to_move));
+        break;
+    case PB_END_GOAL: {
+        int mover = g->turns[g->nturns - 1].mover;
+        snprintf(buf, len, "%s: %s wins", mover == g->loser ? "own goal" : "goal",
+                 pb_player_name(g->loser ^ 1));
+        break;
+    }
+    case PB_END_DEAD_END:
+        if (g->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
+        else snprintf(buf, len, "dead end: %s loses", pb_player_name(g->loser));
+        break;
+    case PB_END_NO_KICK:
+        snprintf(buf, len, "no free kick possible: draw");
+        break;
+    }
+    return buf;
+}

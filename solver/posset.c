@@ -1,0 +1,91 @@
+/* posset.c - open-addressing hash set of whole positions. */
+#include "posset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void pb_position_pack(const pb_field *f, const pb_position *p, uint64_t *key) {
+    memcpy(key, p->seg, sizeof(uint64_t) * (size_t)f->nwords);
+    key[f->nwords] = (uint64_t)(uint16_t)p->ball | (uint64_t)p->to_move << 16;
+}
+
+void pb_position_unpack(const pb_field *f, const uint64_t *key, pb_position *p) {
+    memset(p->seg, 0, sizeof p->seg);
+    memcpy(p->seg, key, sizeof(uint64_t) * (size_t)f->nwords);
+    p->ball = (int16_t)(key[f->nwords] & 0xffff);
+    p->to_move = (uint8_t)(key[f->nwords] >> 16);
+    pb_position_refresh(f, p);
+}
+
+static void alloc_table(pb_posset *s, size_t cap) {
+    s->cap = cap;
+    s->keys = malloc(sizeof(uint64_t) * cap * (size_t)s->kw);
+    s->hashes = calloc(cap, sizeof(uint64_t));
+    s->counts = malloc(sizeof(uint64_t) * cap);
+}
+
+void pb_posset_init(pb_posset *s, const pb_field *f) {
+    s->kw = f->nwords + 1;
+    s->size = 0;
+    alloc_table(s, 1024);
+}
+
+void pb_posset_free(pb_posset *s) {
+    free(s->keys);
+    free(s->hashes);
+    free(s->counts);
+    memset(s, 0, sizeof *s);
+}
+
+static size_t find_slot(const pb_posset *s, uint64_t h, const uint64_t *key) {
+    size_t mask = s->cap - 1, i = (size_t)(h ^ (h >> 29)) & mask;
+    while (s->hashes[i]) {
+        if (s->hashes[i] == h && !memcmp(s->keys + i * (size_t)s->kw, key, sizeof(uint64_t) * (size_t)s->kw))
+            return i;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static void grow(pb_posset *s) {
+    pb_posset old = *s;
+    alloc_table(s, old.cap * 2);
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!old.hashes[i]) continue;
+        size_t j = find_slot(s, old.hashes[i], old.keys + i * (size_t)s->kw);
+        s->hashes[j] = old.hashes[i];
+        s->counts[j] = old.counts[i];
+        memcpy(s->keys + j * (size_t)s->kw, old.keys + i * (size_t)s->kw, sizeof(uint64_t) * (size_t)s->kw);
+    }
+    free(old.keys);
+    free(old.hashes);
+    free(old.counts);
+}
+
+int pb_posset_add(pb_posset *s, const pb_field *f, const pb_position *p, uint64_t count) {
+    uint64_t key[PB_MAX_WORDS + 1];
+    pb_position_pack(f, p, key);
+    uint64_t h = p->hash | 1;
+    if (2 * (s->size + 1) > s->cap) grow(s);
+    size_t i = find_slot(s, h, key);
+    if (s->hashes[i]) {
+        s->counts[i] += count;
+        return 0;
+    }
+    s->hashes[i] = h;
+    s->counts[i] = count;
+    memcpy(s->keys + i * (size_t)s->kw, key, sizeof(uint64_t) * (size_t)s->kw);
+    s->size++;
+    return 1;
+}
+
+int pb_posset_get(const pb_posset *s, const pb_field *f, size_t slot, pb_position *p, uint64_t *count) {
+    if (!s->hashes[slot]) return 0;
+    pb_position_unpack(f, s->keys + slot * (size_t)s->kw, p);
+    if (count) *count = s->counts[slot];
+    return 1;
+}
+
+size_t pb_posset_bytes(const pb_posset *s) {
+    return s->cap * (sizeof(uint64_t) * (size_t)(s->kw + 2));
+}

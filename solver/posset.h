@@ -1,0 +1,32 @@
+/* posset.h - a set of positions with a 64-bit count attached to each.
+ *
+ * Positions are stored whole (the nwords words of drawn segments, the ball
+ * and the player to move), so membership never rests on a hash alone.
+ *
+ *   key layout, (nwords + 1) words:  seg[0] .. seg[nwords-1] | ball | to_move << 16
+ */
+#ifndef PB_POSSET_H
+#define PB_POSSET_H
+
+#include "position.h"
+
+typedef struct pb_posset {
+    int kw;               /* words per key: nwords + 1 */
+    size_t size, cap;     /* entries used, slots (a power of two) */
+    uint64_t *keys;       /* cap * kw words */
+    uint64_t *hashes;     /* 0 = empty slot (stored hashes are forced nonzero) */
+    uint64_t *counts;
+} pb_posset;
+
+void pb_posset_init(pb_posset *s, const pb_field *f);
+void pb_posset_free(pb_posset *s);
+/* Adds count to p's entry (creating it).  Returns 1 if p was new. */
+int pb_posset_add(pb_posset *s, const pb_field *f, const pb_position *p, uint64_t count);
+/* The i-th slot's position (if used): returns 0 for an empty slot. */
+int pb_posset_get(const pb_posset *s, const pb_field *f, size_t slot, pb_position *p, uint64_t *count);
+size_t pb_posset_bytes(const pb_posset *s);
+
+void pb_position_pack(const pb_field *f, const pb_position *p, uint64_t *key);
+void pb_position_unpack(const pb_field *f, const uint64_t *key, pb_position *p);
+
+#endif
