@@ -326,7 +326,7 @@ typedef struct pick_ctx {
     worker *w;
     int me, want;
     int16_t *nodes;
-    int cap, len, kick, found, found_end;
+    int cap, len, kick, found, found_pref;
 } pick_ctx;
 
 static int route_value(worker *w, int me, pb_position *after, const pb_route *r) {
@@ -338,15 +338,18 @@ static int route_value(worker *w, int me, pb_position *after, const pb_route *r)
 static int pick_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     pick_ctx *c = ctx;
     (void)f;
-    /* A route that ends the game with the wanted value is taken at once
-     * (a goal now rather than later); otherwise the first one found. */
-    if (c->found && r->end == PB_END_NONE) return 0;
+    /* The winner takes a goal at once if one wins; the other side prefers
+     * a route that keeps the game going (resisting rather than conceding
+     * at once); otherwise the first route that keeps the value. */
+    int ends = r->end != PB_END_NONE, prefer = c->want == PB_WIN ? ends : !ends;
+    if (c->found && (!prefer || c->found_pref)) return 0;
     int v = route_value(c->w, c->me, after, r);
-    if (c->w->aborted || v != c->want || r->len > c->cap) return c->w->aborted;
+    if (c->w->aborted) return 1;
+    if (v != c->want || r->len > c->cap) return 0;
     memcpy(c->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
     c->len = r->len, c->kick = r->kick, c->found = 1;
-    c->found_end = r->end != PB_END_NONE;
-    return c->found_end;
+    c->found_pref = prefer;
+    return prefer;
 }
 
 /* A best route from q (value v for q's player to move) into nodes;
@@ -550,8 +553,9 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         }
     }
     /* The principal variation: the best turn, then best routes to the end. */
-    r->pv_kind = "a line of perfect play: each side keeps the value; a goal is taken as soon as it wins, "
-                 "otherwise the first value-keeping route in generation order (not necessarily the shortest win)";
+    r->pv_kind = "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps "
+                 "the value; the winner scores as soon as a goal wins, the other side avoids routes that end the "
+                 "game when it can; otherwise the first value-keeping route in generation order";
     if (r->best >= 0 && !o->no_pv && !r->stopped) {
         pb_position *q = malloc(sizeof *q);
         *q = *p;
@@ -614,12 +618,23 @@ struct pb_solver {
     pb_tt tt;
     shared sh;
     worker w;
+    double limit;
 };
+
+void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
+
+/* Arms the time limit for one question. */
+static void solver_begin(pb_solver *s) {
+    s->sh.deadline = s->limit > 0 ? omp_get_wtime() + s->limit : 0;
+    atomic_store(&s->sh.halt, 0);
+    s->w.aborted = 0;
+}
 
 pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) {
     pb_solver *s = malloc(sizeof *s);
     if (!s) return NULL;
     s->f = f;
+    s->limit = 0;
     if (pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH)) {
         free(s);
         return NULL;
@@ -639,19 +654,21 @@ void pb_solver_free(pb_solver *s) {
 int pb_solver_value(pb_solver *s, const pb_position *p) {
     pb_position *q = malloc(sizeof *q);
     *q = *p;
+    solver_begin(s);
     int v = value_of(&s->w, q);
     free(q);
-    return v;
+    return s->w.aborted ? PB_UNKNOWN : v;
 }
 
 int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *value) {
     pb_position *q = malloc(sizeof *q);
     *q = *p;
+    solver_begin(s);
     int v = value_of(&s->w, q);
-    *value = v;
-    int len = best_route(&s->w, q, v, nodes, cap, kick);
+    int len = s->w.aborted ? 0 : best_route(&s->w, q, v, nodes, cap, kick);
+    *value = s->w.aborted ? PB_UNKNOWN : v;
     free(q);
-    return len;
+    return s->w.aborted ? 0 : len;
 }
 
 uint64_t pb_solver_nodes(const pb_solver *s) { return s->w.nodes; }

@@ -77,13 +77,16 @@ void pb_solve_result_free(pb_solve_result *r);
 typedef struct pb_solver pb_solver;
 pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes);
 void pb_solver_free(pb_solver *s);
-/* The exact value of p for its player to move. */
+/* The exact value of p for its player to move (p: the game goes on). */
 int pb_solver_value(pb_solver *s, const pb_position *p);
 /* A best route from p into nodes (capacity cap); returns its length, 0 if
  * the game is over at p.  *kick receives the triple kick flag, *value the
  * value of p. */
 int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *value);
 uint64_t pb_solver_nodes(const pb_solver *s);
+/* Limits each later question to `seconds` (0 = none); a question cut
+ * short answers PB_UNKNOWN (value) or 0 (route). */
+void pb_solver_set_limit(pb_solver *s, double seconds);
 
 const char *pb_value_name(int v);   /* "win", "draw", "loss", "unknown" */
 size_t pb_peak_rss(void);           /* bytes */
