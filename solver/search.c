@@ -475,7 +475,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     atomic_int next_job;
     atomic_init(&next_job, 0);
     uint64_t nodes = 0;
-    pb_tt_stats st = {0, 0, 0, 0};
+    pb_tt_stats st = {0, 0, 0, 0, 0};
     worker *w0 = malloc(sizeof *w0);
     worker_init(w0, &sh, 0);
 #pragma omp parallel num_threads(nthreads)
@@ -507,7 +507,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
             {
                 nodes += w->nodes;
                 st.probes += w->st.probes, st.hits += w->st.hits;
-                st.stores += w->st.stores, st.replaced += w->st.replaced;
+                st.stores += w->st.stores, st.replaced += w->st.replaced, st.inserted += w->st.inserted;
             }
         }
     }
@@ -587,14 +587,14 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     }
     nodes += w0->nodes;
     st.probes += w0->st.probes, st.hits += w0->st.hits;
-    st.stores += w0->st.stores, st.replaced += w0->st.replaced;
+    st.stores += w0->st.stores, st.replaced += w0->st.replaced, st.inserted += w0->st.inserted;
     r->nodes = nodes;
     r->tt = st;
     r->seconds = omp_get_wtime() - sh.t0;
     r->rate = r->seconds > 0 ? (double)nodes / r->seconds : 0;
     r->tt_bytes = tt.bytes;
     r->tt_slots = pb_tt_slots(&tt);
-    r->tt_used = pb_tt_used(&tt);
+    r->tt_used = st.inserted;
     r->peak_rss = pb_peak_rss();
     free(w0);
     free(sh.jobs);

@@ -36,13 +36,15 @@
 
 typedef struct pb_tt_stats {
     uint64_t probes, hits, stores, replaced;
+    uint64_t inserted;   /* stores into empty slots: the slots in use */
 } pb_tt_stats;
 
 typedef struct pb_tt {
     int nwords, kw;          /* segment words, words per slot */
     size_t nbuckets;         /* a power of two */
     size_t bytes;            /* memory held */
-    uint64_t *slots;         /* nbuckets * PB_TT_WAYS * kw words */
+    uint64_t *slots;         /* nbuckets * PB_TT_WAYS * kw words (mmap'd) */
+    size_t slot_bytes;       /* the mapping's length */
     atomic_flag *locks;      /* one per bucket */
 } pb_tt;
 
@@ -59,7 +61,7 @@ int pb_tt_probe(pb_tt *t, const pb_position *p, int *lo, int *hi, int *best, pb_
 /* Records proven bounds lo <= value(p) <= hi (merged with what is there). */
 void pb_tt_store(pb_tt *t, const pb_position *p, int lo, int hi, int best, uint64_t work, pb_tt_stats *st);
 /* Slots in use (a scan; for statistics). */
-size_t pb_tt_used(const pb_tt *t);
+size_t pb_tt_used(const pb_tt *t);  /* a scan of the whole table */
 size_t pb_tt_slots(const pb_tt *t);
 /* The fraction of slots in use, estimated from at most `sample` slots
  * spread over the table (cheap enough for progress lines). */

@@ -287,7 +287,7 @@ static void test_table(void **state) {
     pb_tt t;
     assert_int_equal(pb_tt_init(&t, f, 1), 0);
     assert_int_equal(pb_tt_slots(&t), PB_TT_WAYS);
-    pb_tt_stats st = {0, 0, 0, 0};
+    pb_tt_stats st = {0, 0, 0, 0, 0};
     pb_position p[8];
     uint64_t seed = 1;
     for (int i = 0; i < 8; i++) random_position(f, &p[i], 1 + i, &seed);
@@ -300,6 +300,8 @@ static void test_table(void **state) {
         assert_int_equal(best, 3);
     }
     assert_int_equal(st.replaced, 4);
+    assert_int_equal(st.inserted, 4);
+    assert_int_equal(pb_tt_used(&t), 4);
     /* A position with p[7]'s hash but another ball must miss. */
     pb_position q = p[7];
     q.ball = (int16_t)(q.ball == f->centre ? q.ball + 1 : f->centre);
