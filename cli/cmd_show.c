@@ -101,7 +101,7 @@ int cmd_show(int argc, char **argv) {
             free(text);
         }
         char desc[128], result[128];
-        printf("%s, %d turn%s: %s\n", pb_field_describe(f, desc, sizeof desc), g.nturns, g.nturns == 1 ? "" : "s",
+        printf("%s; %d turn%s; %s\n", pb_field_describe(f, desc, sizeof desc), g.nturns, g.nturns == 1 ? "" : "s",
                pb_game_result(&g, result, sizeof result));
     }
     pb_game_free(&g);

@@ -345,44 +345,11 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
     int kicks = 0, cont = d->nshown < g->nturns;
     for (int t = 0; t < g->nturns; t++) kicks |= g->turns[t].kick != 0;
 
-    /* Geometry: cells of 40 px; room above for two caption lines, left for
-     * row numbers, below for column letters and the legend.  Narrow fields
-     * get a minimum width so the caption fits. */
-    svg_geom s = {f, 40.0, 0, 0};
-    double fw = s.u * (f->cols - 1), fh = s.u * (f->rows - 1);
-    double width = fw + 80, minw = 420;
-    if (width < minw) width = minw;
-    s.ox = (width - fw) / 2 + 10;
-    s.oy = 66;
-    double legend_y = s.oy + fh + 44;
-    double height = legend_y + 28;
-
-    char desc[128], result[128];
+    /* Caption lines: the title (if any), the field, then the result of the
+     * shown position (not of the continuation's end) and the turn count. */
+    char desc[128], result[128], status[192];
     pb_field_describe(f, desc, sizeof desc);
-    pb_game_result(g, result, sizeof result);
-    sbuf b = {0};
-    sb_printf(&b,
-              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-              "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-              width + 20, height, width + 20, height);
-    sb_puts(&b, "<title>");
-    sb_xml(&b, o->title ? o->title : desc);
-    sb_puts(&b, "</title>\n");
-    sb_printf(&b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width + 20, height);
-
-    /* Caption: the title (or the field), then field, result and turns. */
-    double cx = (width + 20) / 2;
-    sb_printf(&b, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">", cx);
-    sb_xml(&b, o->title ? o->title : desc);
-    sb_puts(&b, "</text>\n");
-    sb_printf(&b, "<text x=\"%.1f\" y=\"44\" text-anchor=\"middle\" font-size=\"13\" fill=\"#333\">", cx);
-    if (o->title) {
-        sb_xml(&b, desc);
-        sb_puts(&b, " \u2014 ");
-    }
     {
-        /* The result of the shown position, not of the continuation's end. */
         pb_game shown = *g;
         shown.nturns = d->nshown;
         if (d->nshown < g->nturns) {
@@ -391,10 +358,49 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
         }
         pb_game_result(&shown, result, sizeof result);
     }
-    sb_xml(&b, result);
-    sb_printf(&b, ", %d turn%s", d->nshown, d->nshown == 1 ? "" : "s");
-    if (cont) sb_printf(&b, " + %d continuation", g->nturns - d->nshown);
-    sb_puts(&b, "</text>\n");
+    int slen = snprintf(status, sizeof status, "%s, %d turn%s", result, d->nshown, d->nshown == 1 ? "" : "s");
+    if (cont && slen > 0 && (size_t)slen < sizeof status)
+        snprintf(status + slen, sizeof status - (size_t)slen, " + %d continued", g->nturns - d->nshown);
+    const char *caption[3];
+    int ncap = 0;
+    if (o->title) caption[ncap++] = o->title;
+    caption[ncap++] = desc;
+    caption[ncap++] = status;
+
+    /* Geometry: cells of 40 px; room above for the caption, left for row
+     * numbers, below for column letters and the legend.  Narrow fields get
+     * a minimum width so the caption fits (about 7 px per character). */
+    svg_geom s = {f, 40.0, 0, 0};
+    double fw = s.u * (f->cols - 1), fh = s.u * (f->rows - 1);
+    double width = fw + 80;
+    if (width < 400) width = 400;
+    for (int k = 0; k < ncap; k++) {
+        double need = (k == 0 ? 9.8 : 7.6) * (double)strlen(caption[k]) + 30;
+        if (need > width) width = need;
+    }
+    width += 20;
+    s.ox = (width - fw) / 2 + 8;
+    s.oy = 30 + 19.0 * ncap;
+    double legend_y = s.oy + fh + 44;
+    double height = legend_y + 24;
+
+    sbuf b = {0};
+    sb_printf(&b,
+              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+              "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+              width, height, width, height);
+    sb_puts(&b, "<title>");
+    sb_xml(&b, caption[0]);
+    sb_puts(&b, "</title>\n");
+    sb_printf(&b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width, height);
+    double cx = width / 2;
+    for (int k = 0; k < ncap; k++) {
+        sb_printf(&b, "<text class=\"caption\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cx, 22.0 + 19 * k,
+                  k == 0 ? "font-size=\"16\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#333\"");
+        sb_xml(&b, caption[k]);
+        sb_puts(&b, "</text>\n");
+    }
 
     /* Grid of the whole bounding lattice, light. */
     sb_puts(&b, "<path class=\"grid\" fill=\"none\" stroke=\"#d4dae0\" stroke-width=\"0.8\" d=\"");
@@ -492,8 +498,8 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
               px(&s, pb_x(f, f->centre)), py(&s, pb_y(f, f->centre)));
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i) && (f->flags[i] & PB_POST))
-            sb_printf(&b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#1a1a1a\"/>\n",
-                      px(&s, pb_x(f, i)) - 4, py(&s, pb_y(f, i)) - 4);
+            sb_printf(&b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
+                      px(&s, pb_x(f, i)) - 5.5, py(&s, pb_y(f, i)) - 5.5);
     if (o->odd) {
         sb_puts(&b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
         for (int i = 0; i < f->nlattice; i++)
