@@ -20,8 +20,9 @@ static void show_help(void) {
          "  --continuation N       SVG: draw turns N+1.. (N turns shown) as a dashed continuation\n"
          "  --quiet                no text diagram (only the SVG and the result line)\n\n"
          "Text glyphs (ASCII / Unicode): '.' '\u00b7' empty node, '+' '\u25e6' occupied node,\n"
-         "'*' '\u25cf' the ball, 'G' '\u25aa' goal node, '#' heavy lines the border,\n"
-         "'-' '|' '/' '\\' drawn segments, 'X' both diagonals of a cell.\n");
+         "'*' '\u25cf' the ball, 'G' '\u25aa' goal node, '#' (heavy lines) the border,\n"
+         "'-' '|' '/' '\\' ('\u2500' '\u2502' '\u2571' '\u2572') drawn segments, 'X' '\u2573' both\n"
+         "diagonals of a cell.  See docs/diagrams.md.\n");
     pb_common_help(stdout);
 }
 
