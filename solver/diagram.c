@@ -333,6 +333,23 @@ static void svg_cells(sbuf *b, const svg_geom *s, int x0, int y0, int x1, int y1
     sb_printf(b, "M%.1f %.1fH%.1fV%.1fH%.1fZ", px(s, x0), py(s, y0), px(s, x1), py(s, y1), px(s, x0));
 }
 
+/* Goal lines: a band in the defender's colour between the posts (for box
+ * goals also on the back of the box, where a goal is scored). */
+static void svg_goal_lines(sbuf *b, const svg_geom *s) {
+    const pb_field *f = s->f;
+    for (int p = 0; p < 2; p++) {
+        int y = p == PB_TOP ? f->line_y_top : f->line_y_bottom;
+        int gy = p == PB_TOP ? f->goal_y_top : f->goal_y_bottom;
+        sb_printf(b,
+                  "<path class=\"goal-line %s\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"%s\" "
+                  "stroke-width=\"%s\" stroke-linecap=\"butt\" d=\"M%.1f %.1fH%.1f",
+                  p == PB_TOP ? "top" : "bottom", player_colour[p], f->box ? "0.45" : "0.7",
+                  f->box ? "7" : "5", px(s, f->goal_x0), py(s, y), px(s, f->goal_x1));
+        if (f->box) sb_printf(b, "M%.1f %.1fH%.1f", px(s, f->goal_x0), py(s, gy), px(s, f->goal_x1));
+        sb_puts(b, "\"/>\n");
+    }
+}
+
 char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
     assert(g && g->field);
     static const pb_diagram_opts none = {0, 0, -1, NULL, 0};
@@ -444,19 +461,10 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
         }
     sb_puts(&b, "\"/>\n");
 
-    /* Goal lines: a band in the defender's colour between the posts. */
-    for (int p = 0; p < 2; p++) {
-        int y = p == PB_TOP ? f->line_y_top : f->line_y_bottom;
-        int gy = p == PB_TOP ? f->goal_y_top : f->goal_y_bottom;
-        sb_printf(&b,
-                  "<path class=\"goal-line %s\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"0.45\" "
-                  "stroke-width=\"7\" stroke-linecap=\"butt\" d=\"M%.1f %.1fH%.1f",
-                  p == PB_TOP ? "top" : "bottom", player_colour[p], px(&s, f->goal_x0), py(&s, y),
-                  px(&s, f->goal_x1));
-        if (f->box) /* the back of the box, where a goal is scored */
-            sb_printf(&b, "M%.1f %.1fH%.1f", px(&s, f->goal_x0), py(&s, gy), px(&s, f->goal_x1));
-        sb_puts(&b, "\"/>\n");
-    }
+    /* Box goals: the bands lie under the border, which runs along the back
+     * of the box; line goals: over it, as a goal line with setback 0 is
+     * part of the border. */
+    if (f->box) svg_goal_lines(&b, &s);
 
     /* Border, heavy. */
     sb_puts(&b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
@@ -467,6 +475,8 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
             if (border_seg(f, x, y, PB_N)) sb_printf(&b, "M%.1f %.1fv%.1f", px(&s, x), py(&s, y), -s.u);
         }
     sb_puts(&b, "\"/>\n");
+
+    if (!f->box) svg_goal_lines(&b, &s);
 
     /* Nodes as small points. */
     sb_puts(&b, "<g class=\"nodes\" fill=\"#8a939b\">\n");
