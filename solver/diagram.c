@@ -122,9 +122,8 @@ static void diagram_facts_build(diagram_facts *d, const pb_game *g, const pb_dia
         const pb_game_turn *gt = &g->turns[t];
         for (int k = 0; k + 1 < gt->len; k++) {
             int s = pb_seg_between(f, gt->nodes[k], gt->nodes[k + 1]);
-            /* A kick may pass along a segment it drew itself earlier in
-             * the same chain?  No: RULES.md 3 forbids running along any
-             * segment drawn before; keep the first turn that drew it. */
+            /* No step runs along a segment drawn before (RULES.md 2 and
+             * 3), so the first turn that has it is the one that drew it. */
             if (s < 0 || d->turn[s] >= 0) continue;
             d->owner[s] = (int8_t)gt->mover;
             d->kick[s] = (uint8_t)(gt->kick != 0);

@@ -16,7 +16,8 @@
 typedef struct pb_diagram_opts {
     int unicode;         /* text: box-drawing characters instead of ASCII */
     int odd;             /* mark odd nodes (red in SVG, 'o' / '•' in text) */
-    int highlight_from;  /* first turn drawn as continuation; <0 or >= nturns: none */
+    int highlight_from;  /* first turn drawn as continuation; <0 or >= nturns: none
+                            (SVG only; note that 0 makes every turn a continuation) */
     const char *title;   /* SVG caption, may be NULL */
     int color;           /* text: ANSI colours, Top blue, Bottom red */
 } pb_diagram_opts;

@@ -263,6 +263,12 @@ static void test_text_after_routes_222(void **state) {
                         "    #       #\n"
                         " 1  G===G===G\n"
                         "    a   b   c\n");
+    /* The text has no continuation style: highlight_from changes nothing. */
+    char *t2;
+    o.highlight_from = 0;
+    t2 = pb_diagram_text(&g, &o);
+    assert_string_equal(t, t2);
+    free(t2);
     free(t);
     pb_game_free(&g);
     pb_field_free(f);
@@ -314,6 +320,15 @@ static void test_text_odd_count(void **state) {
         t = pb_diagram_text(&g, &o);
         int lines = count_substr(t, "\n");
         assert_int_equal(lines, 2 * (f->rows - 1) + 2);
+        free(t);
+        /* Up to (2;16;20) a line fits an 80-column terminal. */
+        o.unicode = 0;
+        t = pb_diagram_text(&g, &o);
+        for (char *p = t; *p;) {
+            size_t len = strcspn(p, "\n");
+            assert_true(len <= 80);
+            p += len + (p[len] != 0);
+        }
         free(t);
         pb_game_free(&g);
         pb_field_free(f);
