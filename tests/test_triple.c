@@ -690,6 +690,32 @@ static void compare_with_ref(const pb_field *f, pb_position *p, ply_list *l) {
     free(mine);
 }
 
+/* A ply's shape, mirrored: kick, end, length and the loser with the
+ * players swapped when the field is turned upside down. */
+static long shape(const ply *q, int tb) {
+    int loser = q->loser == PB_NOBODY ? PB_NOBODY : q->loser ^ tb;
+    return ((long)q->len * 8 + q->kick * 4 + q->end) * 4 + loser;
+}
+
+static int cmp_long(const void *a, const void *b) {
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The mirror images of p (RULES.md section 4: left-right keeps the rules,
+ * top-bottom swaps the players) have the mirrored plies. */
+static void check_mirror(const pb_field *f, const pb_position *p, const ply_list *l, int lr, int tb) {
+    static ply_list lm;
+    static long a[2048], b[2048];
+    pb_position m;
+    pb_position_mirror(f, p, &m, lr, tb);
+    assert_int_equal(plies(f, &m, &lm), l->n);
+    for (int k = 0; k < l->n; k++) a[k] = shape(&l->v[k], tb), b[k] = shape(&lm.v[k], 0);
+    qsort(a, (size_t)l->n, sizeof(long), cmp_long);
+    qsort(b, (size_t)l->n, sizeof(long), cmp_long);
+    for (int k = 0; k < l->n; k++) assert_int_equal(a[k], b[k]);
+}
+
 /* Random games: at every position the plies equal the reference's, and
  * mirrored positions have mirrored ply counts.  Counts the kick chains and
  * reflections met so the test proves it has seen them. */
@@ -703,12 +729,7 @@ static void random_games(int G, int W, int L, int games, uint64_t seed, int *kic
         pb_position_start(f, &p, (int)(rng_next(&r) & 1));
         for (;;) {
             compare_with_ref(f, &p, &l);
-            pb_position m;
-            static ply_list lm;
-            pb_position_mirror(f, &p, &m, 1, 0);
-            m.to_move = p.to_move;
-            pb_position_refresh(f, &m);
-            assert_int_equal(plies(f, &m, &lm), l.n);
+            for (int mir = 1; mir < 4; mir++) check_mirror(f, &p, &l, mir & 1, mir >> 1);
             if (l.n == 0) {
                 assert_true(pb_triple_finished(f, &p));
                 (*finished)++;
@@ -739,10 +760,11 @@ static void random_games(int G, int W, int L, int games, uint64_t seed, int *kic
 static void test_random_games_vs_ref(void **state) {
     (void)state;
     int kicks = 0, refl = 0, nokick = 0, fin = 0;
-    random_games(2, 4, 4, 60, 1, &kicks, &refl, &nokick, &fin);
-    random_games(2, 4, 6, 40, 2, &kicks, &refl, &nokick, &fin);
-    random_games(2, 6, 8, 25, 3, &kicks, &refl, &nokick, &fin);
-    random_games(4, 6, 6, 25, 4, &kicks, &refl, &nokick, &fin);
+    random_games(2, 4, 4, 300, 1, &kicks, &refl, &nokick, &fin);
+    random_games(2, 4, 6, 200, 2, &kicks, &refl, &nokick, &fin);
+    random_games(2, 6, 6, 100, 5, &kicks, &refl, &nokick, &fin);
+    random_games(2, 6, 8, 60, 3, &kicks, &refl, &nokick, &fin);
+    random_games(4, 6, 6, 100, 4, &kicks, &refl, &nokick, &fin);
     print_message("kick chains seen %d, with a post reflection %d, no-kick ends %d, drawn stuck positions %d\n",
                   kicks, refl, nokick, fin);
     assert_true(kicks > 0);
