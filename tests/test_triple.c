@@ -436,6 +436,22 @@ static void test_kick_reflection_straight(void **state) {
     play_ok(f, &p, "*f4-f3-f2-f3-f4-f5-f6");
     assert_int_equal(pb_position_drawn_count(f, &p), before + 4); /* f3-f4, f2-f3 once each */
     assert_int_equal(p.to_move, PB_TOP);
+    /* From f6 the kick comes back to end on f4, which it passed itself on
+     * the way down but which was untouched before the kick: it is over. */
+    setup(f, &p, "f6", PB_TOP);
+    draw(f, &p, "f6-g7");
+    ring(f, &p);
+    plies(f, &p, &l);
+    q = find(&l, "*f6-f5-f4-f3-f2-f3-f4");
+    assert_non_null(q);
+    assert_int_equal(q->end, PB_END_NONE);
+    /* From f5 it comes back onto f5, the ball's node, touched before: again. */
+    setup(f, &p, "f5", PB_TOP);
+    draw(f, &p, "f5-g6");
+    ring(f, &p);
+    plies(f, &p, &l);
+    assert_null(find(&l, "*f5-f4-f3-f2-f3-f4-f5"));
+    assert_true(count_prefix(&l, "*f5-f4-f3-f2-f3-f4-f5-") > 0);
     /* A kick reaching a post on its sixth step stops there: a boundary
      * node, so the kicker kicks again (not reflected back). */
     setup(f, &p, "f8", PB_TOP);
@@ -634,6 +650,33 @@ static void test_play_reasons(void **state) {
     pb_field_free(f);
 }
 
+/* The worked example of docs/triple.md: after three moves Bottom is stuck
+ * on d7 and Top has two kicks, both goals: N into Top's own goal, S into
+ * Bottom's goal on the sixth step. */
+static void test_worked_example(void **state) {
+    (void)state;
+    pb_field *f = field(2, 6, 8);
+    pb_position p;
+    static ply_list l;
+    pb_position_start(f, &p, PB_TOP);
+    play_ok(f, &p, "d6-e6-e7-e8");
+    play_ok(f, &p, "e8-d9-c8-b7");
+    play_ok(f, &p, "b7-c7-c6-d7");
+    assert_int_equal(p.to_move, PB_BOTTOM);
+    assert_false(pb_triple_has_move(f, &p));
+    play_fails(f, &p, "d7-d8-e9-e10", "d8-e9 crosses a drawn line");
+    assert_int_equal(plies(f, &p, &l), 2);
+    const ply *n = find(&l, "*d7-d8-d9-d10-d11"), *s = find(&l, "*d7-d6-d5-d4-d3-d2-d1");
+    assert_non_null(n);
+    assert_non_null(s);
+    assert_int_equal(n->end, PB_END_GOAL);
+    assert_int_equal(n->loser, PB_TOP);
+    assert_int_equal(s->end, PB_END_GOAL);
+    assert_int_equal(s->loser, PB_BOTTOM);
+    assert_int_equal(n->mover, PB_TOP);
+    pb_field_free(f);
+}
+
 /* ---- cross-checks against tests/ref_triple.c ------------------------- */
 
 /* A local splitmix64 (no global state). */
@@ -826,6 +869,7 @@ int main(void) {
         cmocka_unit_test(test_no_kick_continuation_is_a_draw),
         cmocka_unit_test(test_kick_scores),
         cmocka_unit_test(test_play_reasons),
+        cmocka_unit_test(test_worked_example),
         cmocka_unit_test(test_random_games_vs_ref),
         cmocka_unit_test(test_perft_small_fields),
         cmocka_unit_test(test_perft_book_field),
