@@ -837,11 +837,42 @@ static void check_perft(int G, int W, int L, int maxdepth) {
     pb_field_free(f);
 }
 
+typedef struct tree_count {
+    long plies, kicks, reflected, nokick;
+} tree_count;
+
+/* Walks the whole game tree, counting kick chains (so the perft checks
+ * below are known to include them). */
+static int count_tree(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    tree_count *t = c;
+    t->plies++;
+    if (r->kick) {
+        t->kicks++;
+        t->nokick += r->end == PB_END_NO_KICK;
+        for (int j = 1; j < r->len - 1; j++)
+            if ((f->flags[r->nodes[j]] & PB_POST) && pb_y(f, r->nodes[j - 1]) == pb_y(f, r->nodes[j + 1])) {
+                t->reflected++;
+                break;
+            }
+    }
+    if (r->end == PB_END_NONE) pb_triple_foreach(f, after, count_tree, t);
+    return 0;
+}
+
 static void test_perft_small_fields(void **state) {
     (void)state;
     check_perft(2, 2, 4, 3);
-    check_perft(2, 4, 4, 6);
+    check_perft(2, 4, 4, 6); /* the whole game tree: it ends at depth 5 */
     check_perft(2, 4, 6, 3);
+    pb_field *f = field(2, 4, 4);
+    pb_position p;
+    pb_position_start(f, &p, PB_TOP);
+    tree_count t = {0, 0, 0, 0};
+    pb_triple_foreach(f, &p, count_tree, &t);
+    print_message("(2;4;4) game tree: %ld plies, %ld kick chains, %ld through a post, %ld no-kick ends\n", t.plies,
+                  t.kicks, t.reflected, t.nokick);
+    assert_true(t.kicks > 0);
+    pb_field_free(f);
 }
 
 static void test_perft_book_field(void **state) {
