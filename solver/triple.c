@@ -10,6 +10,7 @@
  */
 #include "triple.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -177,6 +178,7 @@ static int kick_apply(const pb_field *f, pb_position *p, const kick_path *kp, in
             pb_draw_segment(f, p, kp->segs[j]);
             drawn[m++] = kp->segs[j];
         }
+    assert(m >= 1); /* the first step is never drawn before: chains end */
     pb_set_ball(f, p, kp->nodes[kp->n]);
     return m;
 }
@@ -215,6 +217,7 @@ static void kicks_dfs(walk *w, int len) {
 }
 
 long pb_triple_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx) {
+    assert(f->box && pb_is_node(f, p->ball) && p->to_move <= PB_TOP);
     int16_t small[4];
     walk w = {f, p, fn, ctx, small, {0, 0, 0}, 0, 0, 0};
     small[0] = p->ball;
@@ -283,7 +286,6 @@ static int play_move(const pb_field *f, pb_position *p, const int16_t *nodes, in
             snprintf(err, errlen, "%s: node %s %s", rt, name(f, b, nb), msg);
             return -1;
         }
-        (void)r;
         links[k - 1] = f->seg[a][d];
         if (r == 1) {
             if (k < len - 1) {
@@ -404,6 +406,7 @@ static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, i
 
 int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
                    pb_route *info, char *err, size_t errlen) {
+    assert(f->box && pb_is_node(f, p->ball) && p->to_move <= PB_TOP);
     char rt[160], na[8], nb[8];
     if (len < 2) {
         snprintf(err, errlen, "a %s needs at least two nodes", kick ? "kick chain" : "move");
