@@ -277,7 +277,7 @@ int pb_ref_triple_plies(int G, int W, int L, const int (*segs)[4], int nsegs, in
     state_init(s, G, W, L, segs, nsegs, bx, by, tm);
     text_list l = {0};
     ref_plies(s, collect_ply, &l);
-    qsort(l.v, (size_t)l.n, sizeof(char *), cmp_text);
+    if (l.n) qsort(l.v, (size_t)l.n, sizeof(char *), cmp_text);
     free(s);
     *out = l.v;
     return l.n;
@@ -348,7 +348,7 @@ void pb_ref_triple_perft(int G, int W, int L, int maxdepth, uint64_t *seq, uint6
     perft_from(&x, s);
     for (int d = 0; d < maxdepth; d++) {
         text_list *l = &live[d];
-        qsort(l->v, (size_t)l->n, sizeof(char *), cmp_text);
+        if (l->n) qsort(l->v, (size_t)l->n, sizeof(char *), cmp_text);
         for (int k = 0; k < l->n; k++) {
             if (k == 0 || strcmp(l->v[k], l->v[k - 1])) pos[d]++;
             if (k) free(l->v[k - 1]);
