@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "posset.h"
-#include "triple.h"
 
 typedef struct expand_ctx {
     pb_posset *next;
@@ -19,9 +18,7 @@ static int add_u64(uint64_t *a, uint64_t b) {
 static int expand_one(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
     expand_ctx *x = c;
     x->row->overflow |= add_u64(&x->row->sequences, x->mult);
-    /* A triple ply can reach a position with no ply (stuck, no kick): the
-     * game is over there, drawn, so it is finished, not a live position. */
-    if (r->end != PB_END_NONE || (f->spec.rules == PB_RULES_TRIPLE && pb_triple_finished(f, after)))
+    if (r->end != PB_END_NONE)
         x->row->overflow |= add_u64(&x->row->finished, x->mult);
     else pb_posset_add(x->next, f, after, x->mult);
     return 0;

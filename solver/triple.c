@@ -77,6 +77,10 @@ static void emit(walk *w, int len, int kick, pb_end end, int loser) {
     /* A normal move's `after` has to_move flipped already; a kick chain's
      * keeps the stuck player.  Either way the mover is the other one. */
     pb_route r = {w->nodes, len, w->p->to_move ^ 1, kick, end, loser};
+    /* A ply after which the player to move is stuck and no kick exists
+     * ends the game in a draw (RULES.md 3): the ply itself carries that
+     * end, so every caller sees a finished game without asking again. */
+    if (end == PB_END_NONE && pb_triple_finished(w->f, w->p)) r.end = PB_END_NO_KICK, r.loser = PB_NOBODY;
     if (w->fn && w->fn(w->ctx, w->f, w->p, &r)) w->stopped = 1;
 }
 
@@ -423,6 +427,11 @@ int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int 
                  name(f, p->ball, nb));
         return -1;
     }
-    return kick ? play_kicks(f, p, nodes, len, info, rt, err, errlen)
-                : play_move(f, p, nodes, len, info, rt, err, errlen);
+    int rc = kick ? play_kicks(f, p, nodes, len, info, rt, err, errlen)
+                  : play_move(f, p, nodes, len, info, rt, err, errlen);
+    if (rc == 0 && info->end == PB_END_NONE && pb_triple_finished(f, p)) {
+        info->end = PB_END_NO_KICK;
+        info->loser = PB_NOBODY;
+    }
+    return rc;
 }

@@ -240,7 +240,10 @@ static char *ply_text(const ref_ply *r, const ref_state *after) {
         node_text(nb, sizeof nb, r->xs[k], r->ys[k]);
         n += (size_t)snprintf(t + n, cap - n, "%s%s", k ? "-" : "", nb);
     }
-    snprintf(t + n, cap - n, " end=%d loser=%d tm=%d n=%d", r->end, r->loser, after->tm, after->n);
+    /* A ply that leaves the next player stuck with no kick ends the game,
+     * drawn: the same end code (3) as a continuation kick with no direction. */
+    int end = r->end == 0 && ref_plies(after, NULL, NULL) == 0 ? 3 : r->end;
+    snprintf(t + n, cap - n, " end=%d loser=%d tm=%d n=%d", end, r->loser, after->tm, after->n);
     return t;
 }
 
