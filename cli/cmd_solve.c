@@ -111,7 +111,10 @@ static int write_svg(const pb_opts *o, const pb_field *f, const pb_solve_result 
     char err[256];
     for (int i = 0; i < r->npv; i++)
         if (pb_game_play(&g, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, err, sizeof err)) break;
-    pb_diagram_opts d = {0, 0, from, "principal variation"};
+    pb_diagram_opts d;
+    memset(&d, 0, sizeof d);
+    d.highlight_from = from;
+    d.title = "principal variation";
     char *svg = pb_diagram_svg(&g, &d);
     pb_game_free(&g);
     FILE *out = fopen(o->svg, "w");
