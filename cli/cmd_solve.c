@@ -56,8 +56,8 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
             printf("%s%s", i ? " " : "", pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
         printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
     }
-    printf("nodes        %llu single steps in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
-           r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
+    printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
+           f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
     printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
            (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
            (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
@@ -159,7 +159,7 @@ int cmd_solve(int argc, char **argv) {
              "value of every first turn grouped into left-right mirror classes, a best turn\n"
              "and a line of perfect play to the end of the game.\n"
              "  --threads N         search threads (default 1)\n"
-             "  --hash SIZE         transposition table memory cap, e.g. 64M, 2G (default 256M)\n"
+             "  --hash SIZE         transposition table memory cap, e.g. 64M, 2G (default 64M)\n"
              "  --time-limit S      stop after S seconds and print what is proven (exit 1)\n"
              "  --svg FILE          draw the position with the line of perfect play\n"
              "  --quiet             no progress lines on stderr\n"

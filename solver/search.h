@@ -28,7 +28,7 @@ typedef struct pb_solve_opts {
     int no_pv;                       /* skip the principal variation */
 } pb_solve_opts;
 
-#define PB_SOLVE_DEFAULT_HASH ((size_t)256 << 20)
+#define PB_SOLVE_DEFAULT_HASH ((size_t)64 << 20)
 
 /* One first turn (a route from the root position). */
 typedef struct pb_solve_turn {

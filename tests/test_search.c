@@ -118,6 +118,13 @@ static void test_hockey_start_tiny(void **state) {
     }
 }
 
+static void test_triple_start_tiny(void **state) {
+    (void)state;
+    start_vs_ref(PB_RULES_TRIPLE, 2, 2, 2, 0, 0);
+    start_vs_ref(PB_RULES_TRIPLE, 2, 2, 4, 0, 0);
+    start_vs_ref(PB_RULES_TRIPLE, 2, 4, 4, 0, 0);
+}
+
 /* Random positions of larger fields, late enough for the brute force. */
 static int random_vs_ref(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, int want, uint64_t seed) {
     pb_field *f = field(rules, g, w, l, s, de);
@@ -159,6 +166,14 @@ static void test_hockey_random(void **state) {
     }
 }
 
+static void test_triple_random(void **state) {
+    (void)state;
+    int seen = random_vs_ref(PB_RULES_TRIPLE, 2, 4, 6, 0, 0, 20, 31);
+    seen |= random_vs_ref(PB_RULES_TRIPLE, 2, 6, 8, 0, 0, 20, 32);
+    seen |= random_vs_ref(PB_RULES_TRIPLE, 2, 4, 4, 0, 0, 20, 33);
+    assert_true((seen & 1) && (seen & 4));
+}
+
 /* Every first turn's value must not depend on threads or table size. */
 static void same_values(const pb_field *f, const pb_position *p) {
     pb_solve_result a, b, c;
@@ -197,16 +212,22 @@ static void test_threads_and_table_size(void **state) {
         if (pb_routes_foreach(f, &p, NULL, NULL) > 0) same_values(f, &p);
     }
     pb_field_free(f);
+    f = field(PB_RULES_TRIPLE, 2, 4, 6, 0, 0);
+    for (int k = 0; k < 6; k++) {
+        random_position(f, &p, 2 + k, &seed);
+        if (pb_routes_foreach(f, &p, NULL, NULL) > 0) same_values(f, &p);
+    }
+    pb_field_free(f);
 }
 
 /* A position, its left-right image and its top-bottom image (players
  * swapped) have the same value for the player to move. */
 static void test_mirror_images(void **state) {
     (void)state;
-    pb_rules rules[2] = {PB_RULES_BOOK, PB_RULES_HOCKEY};
+    pb_rules rules[3] = {PB_RULES_BOOK, PB_RULES_HOCKEY, PB_RULES_TRIPLE};
     uint64_t seed = 77;
-    for (int ri = 0; ri < 2; ri++) {
-        pb_field *f = field(rules[ri], 2, 4, ri ? 6 : 4, ri, PB_DEAD_END_LOSS);
+    for (int ri = 0; ri < 3; ri++) {
+        pb_field *f = field(rules[ri], 2, 4, ri ? 6 : 4, ri == 1, PB_DEAD_END_LOSS);
         pb_position p, m;
         for (int k = 0; k < 12; k++) {
             random_position(f, &p, (ri ? 6 : 1) + k % 6, &seed);
@@ -344,6 +365,8 @@ int main(void) {
         cmocka_unit_test(test_hockey_start_tiny),
         cmocka_unit_test(test_book_random),
         cmocka_unit_test(test_hockey_random),
+        cmocka_unit_test(test_triple_start_tiny),
+        cmocka_unit_test(test_triple_random),
         cmocka_unit_test(test_threads_and_table_size),
         cmocka_unit_test(test_mirror_images),
         cmocka_unit_test(test_principal_line),
