@@ -57,8 +57,7 @@
 
 typedef struct job {
     int route;               /* index into the result's turns */
-    atomic_int done;
-    int value;
+    atomic_int done;          /* 0 while unproven, else value + 2 (set once) */
     uint64_t nodes;
     double seconds;
 } job;
@@ -427,13 +426,12 @@ static void run_job(worker *w, job *jb, const pb_solve_turn *tu, const pb_positi
     if (!w->aborted) {
         int expected = 0;
         v = q->to_move == root->to_move ? v : -v;
-        if (atomic_compare_exchange_strong(&jb->done, &expected, 1)) {
-            jb->value = v;
+        if (atomic_compare_exchange_strong(&jb->done, &expected, v + 2)) {
             jb->nodes = w->nodes - n0;
             jb->seconds = omp_get_wtime() - t0;
         } else {
             /* Both searches are exact, so they must agree. */
-            assert(jb->value == v);
+            assert(expected == v + 2);
         }
     }
     w->job_done = NULL;
@@ -514,8 +512,9 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     r->stopped = atomic_load(&sh.halt);
     for (int j = 0; j < sh.njobs; j++) {
         job *jb = &sh.jobs[j];
-        if (!atomic_load(&jb->done)) continue;
-        r->turns[jb->route].value = jb->value;
+        int done = atomic_load(&jb->done);
+        if (!done) continue;
+        r->turns[jb->route].value = done - 2;
         r->turns[jb->route].nodes_searched = jb->nodes;
         r->turns[jb->route].seconds = jb->seconds;
     }
