@@ -548,7 +548,11 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         for (int i = 0; i < r->nturns; i++) {
             pb_solve_turn *t = &r->turns[i];
             if (t->value != r->value) continue;
-            if (r->best < 0 || (t->end != PB_END_NONE && r->turns[r->best].end == PB_END_NONE)) r->best = i;
+            /* As in pick_route: a winner ends the game at once if it can,
+             * the other side keeps it going if it can. */
+            int ends = t->end != PB_END_NONE, best_ends = r->best >= 0 && r->turns[r->best].end != PB_END_NONE;
+            int prefer = r->value == PB_WIN ? ends && !best_ends : !ends && best_ends;
+            if (r->best < 0 || prefer) r->best = i;
         }
     }
     /* The principal variation: the best turn, then best routes to the end. */
