@@ -142,10 +142,11 @@ for name, fl, st, cmd, d in rows:
         if d:
             got = (f"not finished within {limit} s: {d.get('classes_solved', 0)} of {d.get('classes', '?')} "
                    f"first-turn classes proven, value {d.get('value', 'unknown')}")
-            won = [t["route"] for t in d.get("first_turns", []) if t["value"] != "unknown"]
-            if won:
-                got += "; proven: " + ", ".join(f"{t['route']} {t['value']}" for t in d["first_turns"]
-                                                 if t["value"] != "unknown" and t["class"] == d["first_turns"].index(t))
+            ft = d.get("first_turns", [])
+            proven = [f"{t['route']} {t['value']}" for i, t in enumerate(ft)
+                      if t["value"] != "unknown" and t["class"] == i]
+            if proven:
+                got += "; proven: " + ", ".join(proven[:8]) + (f" (+{len(proven) - 8} more)" if len(proven) > 8 else "")
         else:
             got = f"failed (exit status {st})"
         md.append(f"| ({fl}) | — | {got} | {len(d.get('first_turns', []))} ({d.get('classes', '?')}) | "
