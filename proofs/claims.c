@@ -57,7 +57,7 @@ static pb_field_spec book_spec(int g, int w, int l) {
 /* Fields where the book enumeration completes within a few seconds to a
  * minute here (measured; see results/theorems.md), smallest first. */
 int pb_proofs_default_fields(pb_field_spec *out, int max) {
-    static const int list[][3] = {{2, 2, 2}, {2, 2, 4}, {2, 4, 2}, {4, 4, 2}, {2, 2, 6}, {2, 6, 2}};
+    static const int list[][3] = {{2, 2, 2}, {2, 2, 4}, {2, 4, 2}, {4, 4, 2}};
     int n = 0;
     for (size_t i = 0; i < sizeof list / sizeof list[0] && n < max; i++)
         out[n++] = book_spec(list[i][0], list[i][1], list[i][2]);
@@ -112,33 +112,82 @@ static void walk_start(const pb_proofs_opts *o, const pb_field *f, pb_game *g, p
 /* Walks one field with a visitor.  On a stop, traces the counterexample into
  * res (unless res already has one from a shorter search).  Returns 1 when the
  * visitor reported a violation. */
-static int walk_field(const pb_proofs_opts *o, const pb_field *f, pb_walk_visitor *v, pb_proofs_field *pf,
-                      pb_proofs_result *res, const char *what) {
-    pb_walk w;
-    pb_walk_limits lim = {o->max_depth, o->max_positions ? o->max_positions : 6000000,
-                          o->max_seconds > 0 ? o->max_seconds : 120.0};
+/* Fields small enough to walk turn by turn as a cross-check of the step walk
+ * (every route listed: the route count grows fast). */
+static int turn_walk_small(const pb_field *f) { return f->nempty <= 4 && f->spec.width == 2; }
+
+/* Walks one field: the step-level walk (every reachable state, every step:
+ * the primary exhaustive method), and the turn-level walk (every distinct
+ * position per turn, every route) on small fields as a cross-check, or alone
+ * when a depth in turns is given.  On a violation, traces the shortest
+ * counterexample (in segments for the step walk, in turns for the turn walk)
+ * into res.  Returns 1 when a visitor reported a violation or the walks
+ * disagree. */
+static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_visitor *tv,
+                      const pb_stepwalk_visitor *sv, pb_proofs_field *pf, pb_proofs_result *res, const char *what,
+                      const char *what_turn) {
+    pb_walk_limits lim = {o->max_depth, o->max_positions ? o->max_positions : 24000000,
+                          o->max_seconds > 0 ? o->max_seconds : 180.0};
     pb_game g;
     pb_position start;
-    int d0;
-    walk_start(o, f, &g, &start, &d0);
-    int stopped = pb_walk_run(&w, f, &start, d0, &lim, v);
-    pf->complete = w.complete && !stopped;
-    pf->depth = d0 + w.depth_done + 1;
-    pf->positions = w.positions;
-    pf->routes = w.routes;
-    pf->finished = w.finished;
-    pf->games = w.games;
-    pf->games_overflow = w.games_overflow;
-    pf->seconds = w.seconds;
-    if (stopped) {
-        pf->failed = 1;
-        if (pb_walk_trace(&w, &g) == 0)
-            set_cx(res, &g, !o->start || o->start_game, "%s (turn %d)", what[0] ? what : "violation", g.nturns);
-        else
-            setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what), res->has_cx = 1;
+    int d0, stopped = 0, step_complete = 0, turn_complete = 0;
+    double t0 = pb_walk_now();
+    if (sv && o->max_depth <= 0) {
+        pb_stepwalk w;
+        walk_start(o, f, &g, &start, &d0);
+        pb_walk_limits slim = lim;
+        slim.max_depth = 0;
+        stopped = pb_stepwalk_run(&w, f, &start, &slim, sv);
+        pf->stepwalk = 1;
+        step_complete = w.complete && !stopped;
+        pf->states = w.states, pf->steps = w.steps, pf->fsteps = w.finishing;
+        pf->step_games = w.games, pf->games_overflow |= w.games_overflow;
+        if (stopped) {
+            if (pb_stepwalk_trace(&w, &g) == 0)
+                set_cx(res, &g, !o->start || o->start_game, "%s (turn %d, %d segments: fewest segments)",
+                       what[0] ? what : "violation", g.nturns, pb_position_drawn_count(f, &g.pos));
+            else
+                setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what), res->has_cx = 1;
+        }
+        pb_stepwalk_free(&w);
+        pb_game_free(&g);
     }
-    pb_walk_free(&w);
-    pb_game_free(&g);
+    int want_turns = tv && !stopped && o->turn_walk >= 0 &&
+                     (o->max_depth > 0 || !sv || o->turn_walk > 0 || turn_walk_small(f));
+    if (want_turns) {
+        pb_walk w;
+        walk_start(o, f, &g, &start, &d0);
+        int st = pb_walk_run(&w, f, &start, d0, &lim, tv);
+        pf->turnwalk = 1;
+        turn_complete = w.complete && !st;
+        pf->depth = d0 + w.depth_done + 1;
+        pf->positions = w.positions;
+        pf->routes = w.routes;
+        pf->finished = w.finished;
+        pf->games = w.games;
+        pf->games_overflow |= w.games_overflow;
+        if (st) {
+            stopped = 1;
+            if (pb_walk_trace(&w, &g) == 0)
+                set_cx(res, &g, !o->start || o->start_game, "%s (turn %d: fewest turns)",
+                       what_turn[0] ? what_turn : "violation", g.nturns);
+            else
+                setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what_turn), res->has_cx = 1;
+        }
+        pb_walk_free(&w);
+        pb_game_free(&g);
+    }
+    pf->complete = !stopped && (pf->stepwalk ? step_complete : turn_complete);
+    if (step_complete && turn_complete) {
+        pf->xcheck = pf->games == pf->step_games && !pf->games_overflow ? 1 : -1;
+        if (pf->xcheck < 0) {
+            stopped = 1, res->has_cx = 1, res->cx_spec = f->spec;
+            setf(res->cx_what, sizeof res->cx_what, "the step walk counts %llu finished games, the turn walk %llu",
+                 (unsigned long long)pf->step_games, (unsigned long long)pf->games);
+        }
+    }
+    pf->seconds = pb_walk_now() - t0;
+    pf->failed = stopped;
     return stopped;
 }
 
@@ -287,7 +336,7 @@ static int check_empty_count(const pb_proofs_opts *o, pb_proofs_result *res) {
 /* --------------------------------------------------- 2 moves-converted */
 
 typedef struct conv_ctx {
-    uint64_t positions_ok, finished_ok;
+    uint64_t positions_ok, finished_ok, steps_ok;
     char why[200];
 } conv_ctx;
 
@@ -319,6 +368,25 @@ static int conv_route(void *c, const pb_field *f, const pb_position *before, pb_
     return 0;
 }
 
+static int conv_step(void *c, const pb_field *f, const pb_position *before, const pb_position *after, int dir,
+                     pb_step_result r, int loser, uint64_t count) {
+    conv_ctx *x = c;
+    (void)loser, (void)count;
+    int c0 = converted_nodes(f, before), c1 = converted_nodes(f, after);
+    /* Converted nodes rise by one exactly when a turn ends (stop): so along
+     * every path the count equals the turns completed. */
+    if (c1 != c0 + (r == PB_STEP_STOP)) {
+        char a[8], b[8];
+        setf(x->why, sizeof x->why, "step %s-%s (%s) took the converted nodes from %d to %d",
+             pb_node_name(f, before->ball, a), pb_node_name(f, pb_step_to(f, before->ball, dir), b),
+             r == PB_STEP_STOP ? "stop" : r == PB_STEP_BOUNCE ? "bounce" : r == PB_STEP_GOAL ? "goal" : "dead end", c0,
+             c1);
+        return 1;
+    }
+    x->steps_ok++;
+    return 0;
+}
+
 static int check_moves_converted(const pb_proofs_opts *o, pb_proofs_result *res) {
     pb_field_spec specs[32];
     int n = claim_fields(o, specs, 32), failed = 0, complete = 0;
@@ -328,18 +396,20 @@ static int check_moves_converted(const pb_proofs_opts *o, pb_proofs_result *res)
         conv_ctx x;
         memset(&x, 0, sizeof x);
         pb_walk_visitor v = {conv_position, conv_route, &x};
+        pb_stepwalk_visitor sv = {NULL, conv_step, &x};
         pb_proofs_field *pf = add_field(res, &specs[k]);
         char d[40];
         field_desc(&specs[k], d, sizeof d);
-        if (walk_field(o, f, &v, pf, res, x.why)) {
+        if (walk_field(o, f, &v, &sv, pf, res, x.why, x.why)) {
             /* walk_field copied the reason before we knew it: refresh it. */
             setf(res->cx_what, sizeof res->cx_what, "%s: %s", d, x.why);
             failed = 1;
         }
         complete += pf->complete;
         setf(pf->note, sizeof pf->note,
-                 "%llu positions with converted = turns; %llu finishing routes with converted = turns - 1",
-                 (unsigned long long)x.positions_ok, (unsigned long long)x.finished_ok);
+             "steps: %llu with converted +1 exactly on a stop; turn walk: %llu positions with converted = turns, "
+             "%llu finishing routes with converted = turns - 1",
+             (unsigned long long)x.steps_ok, (unsigned long long)x.positions_ok, (unsigned long long)x.finished_ok);
         pb_field_free(f);
         if (failed) break;
     }
@@ -363,15 +433,12 @@ typedef struct last_ctx {
     char why[200];
 } last_ctx;
 
-static int last_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
-                      const pb_route *r, int depth, uint64_t count) {
-    last_ctx *x = c;
-    (void)before, (void)count, (void)depth;
-    if (r->end == PB_END_NONE) return 0;
+/* The end of a finished game: node v, reached by a goal or a dead end. */
+static int last_check(last_ctx *x, const pb_field *f, const pb_position *after, int goal) {
     int v = after->ball;
     char nb[8];
     int odd = (f->flags[v] & PB_ODD) != 0, centre = v == f->centre;
-    if (r->end == PB_END_GOAL) {
+    if (goal) {
         if (!odd) {
             setf(x->why, sizeof x->why, "a goal on the even node %s", pb_node_name(f, v, nb));
             return 1;
@@ -388,8 +455,22 @@ static int last_route(void *c, const pb_field *f, const pb_position *before, pb_
         return 0;
     }
     setf(x->why, sizeof x->why, "the last route ends in a dead end on the even node %s%s", pb_node_name(f, v, nb),
-             centre ? " (the centre)" : "");
+         centre ? " (the centre)" : "");
     return 1;
+}
+
+static int last_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
+                      const pb_route *r, int depth, uint64_t count) {
+    (void)before, (void)count, (void)depth;
+    if (r->end == PB_END_NONE) return 0;
+    return last_check(c, f, after, r->end == PB_END_GOAL);
+}
+
+static int last_step(void *c, const pb_field *f, const pb_position *before, const pb_position *after, int dir,
+                     pb_step_result r, int loser, uint64_t count) {
+    (void)before, (void)dir, (void)loser, (void)count;
+    if (r != PB_STEP_GOAL && r != PB_STEP_DEAD_END) return 0;
+    return last_check(c, f, after, r == PB_STEP_GOAL);
 }
 
 static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int exact) {
@@ -402,7 +483,9 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
         last_ctx x;
         memset(&x, 0, sizeof x);
         x.exact = exact;
-        pb_walk_visitor v = {NULL, last_route, &x};
+        last_ctx xt = x; /* the turn walk's own counts: it cross-checks */
+        pb_walk_visitor v = {NULL, last_route, &xt};
+        pb_stepwalk_visitor sv = {NULL, last_step, &x};
         pb_proofs_field *pf = add_field(res, &specs[k]);
         char d[40];
         field_desc(&specs[k], d, sizeof d);
@@ -413,7 +496,8 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
         pb_proofs_result tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.claim = res->claim;
-        int stop = walk_field(o, f, &v, pf, &tmp, x.why);
+        int stop = walk_field(o, f, &v, &sv, pf, &tmp, x.why, xt.why);
+        if (!x.why[0]) memcpy(x.why, xt.why, sizeof x.why);
         if (stop) {
             failed = 1;
             pf->failed = 1;
@@ -427,7 +511,7 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
                 res->has_cx = 1, res->cx_spec = tmp.cx_spec, res->cx_from_start = tmp.cx_from_start;
                 res->cx_record = tmp.cx_record, res->cx_svg = tmp.cx_svg;
                 tmp.cx_record = tmp.cx_svg = NULL;
-                setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (shortest: breadth-first)", d,
+                setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (fewest segments: breadth-first)", d,
                          x.why, turns);
                 cx_turns = turns;
             }
@@ -435,7 +519,7 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
         pb_proofs_result_free(&tmp);
         complete += pf->complete;
         notef(pf->note, sizeof pf->note,
-              "finishing routes: %llu goals (all goal nodes odd: %s), %llu dead ends on odd nodes, %llu dead ends "
+              "finishes: %llu goals (all goal nodes odd: %s), %llu dead ends on odd nodes, %llu dead ends "
               "on the centre%s",
               (unsigned long long)x.goal, goal_even ? "NO" : "yes", (unsigned long long)x.dead_odd,
               (unsigned long long)x.dead_centre, stop ? "; stopped at the first violation" : "");
@@ -467,6 +551,51 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
             }
             pb_game_free(&g);
         }
+        pb_field_free(f);
+    }
+    /* The book's field and the international one are far too big to walk:
+     * the targeted search alone settles the exception there. */
+    static const int big[][3] = {{2, 6, 8}, {2, 8, 10}};
+    for (int k = 0; k < 2 && !o->fields && !o->start && !o->start_game && !o->no_trap_search; k++) {
+        pb_field_spec s = book_spec(big[k][0], big[k][1], big[k][2]);
+        pb_field *f = make_field(&s, res);
+        if (!f) return 2;
+        pb_proofs_field *pf = add_field(res, &s);
+        char d[40];
+        field_desc(&s, d, sizeof d);
+        pb_game g;
+        uint64_t nodes = 0;
+        double t0 = pb_walk_now();
+        int steps = pb_proofs_centre_trap(f, o->trap_max_steps > 0 ? o->trap_max_steps : 24, 200000000ULL, &g, &nodes);
+        pf->seconds = pb_walk_now() - t0;
+        pf->routes = nodes;
+        if (steps > 0) {
+            char nb[8];
+            /* Every neighbour of the centre is empty here, and a trap draws
+             * all eight centre segments, so each neighbour is reached and the
+             * first arrival stops a turn: at least 8 turns + the last one. */
+            setf(pf->note, sizeof pf->note,
+                 "not walked (too big); targeted search: shortest centre trap %d steps, %d turns (%llu search "
+                 "nodes, %.2f s; at least 9 turns are needed here): %s",
+                 steps, g.nturns, (unsigned long long)nodes, pf->seconds, pb_node_name(f, f->centre, nb));
+            char *rec = pb_record_format(&g);
+            notef(pf->note, sizeof pf->note, " trapped after %s", rec);
+            free(rec);
+            if (!exact) {
+                failed = 1, pf->failed = 1;
+                if (s.width == 6 && s.length == 8) {
+                    /* The book's own field is the counterexample worth drawing. */
+                    set_cx(res, &g, 1, "x");
+                    setf(res->cx_what, sizeof res->cx_what,
+                         "%s, the book's field: the ball is trapped on the centre %s after %d turns (%d segments, "
+                         "fewest possible: iterative deepening)",
+                         d, pb_node_name(f, f->centre, nb), g.nturns, steps);
+                }
+            }
+        } else {
+            setf(pf->note, sizeof pf->note, "not walked; no centre trap found within the search bound");
+        }
+        pb_game_free(&g);
         pb_field_free(f);
     }
     if (failed) {
@@ -514,6 +643,19 @@ static int draw_route(void *c, const pb_field *f, const pb_position *before, pb_
     return 0;
 }
 
+static int draw_step(void *c, const pb_field *f, const pb_position *before, const pb_position *after, int dir,
+                     pb_step_result r, int loser, uint64_t count) {
+    draw_ctx *x = c;
+    (void)f, (void)before, (void)after, (void)dir, (void)count;
+    if (r != PB_STEP_GOAL && r != PB_STEP_DEAD_END) return 0;
+    if (loser != PB_BOTTOM && loser != PB_TOP) {
+        setf(x->why, sizeof x->why, "a game ends drawn (%s)", r == PB_STEP_GOAL ? "goal" : "dead end");
+        return 1;
+    }
+    x->won++;
+    return 0;
+}
+
 static int check_no_draws(const pb_proofs_opts *o, pb_proofs_result *res) {
     pb_field_spec specs[32];
     int n = claim_fields(o, specs, 32), complete = 0;
@@ -522,12 +664,15 @@ static int check_no_draws(const pb_proofs_opts *o, pb_proofs_result *res) {
         if (!f) return 2;
         draw_ctx x;
         memset(&x, 0, sizeof x);
-        pb_walk_visitor v = {NULL, draw_route, &x};
+        draw_ctx xt = x;
+        pb_walk_visitor v = {NULL, draw_route, &xt};
+        pb_stepwalk_visitor sv = {NULL, draw_step, &x};
         pb_proofs_field *pf = add_field(res, &specs[k]);
         char d[40];
         field_desc(&specs[k], d, sizeof d);
-        int stop = walk_field(o, f, &v, pf, res, x.why);
-        setf(pf->note, sizeof pf->note, "%llu finishing routes, each with a loser", (unsigned long long)x.won);
+        int stop = walk_field(o, f, &v, &sv, pf, res, x.why, xt.why);
+        if (!x.why[0]) memcpy(x.why, xt.why, sizeof x.why);
+        setf(pf->note, sizeof pf->note, "%llu finishing steps/routes, each with a loser", (unsigned long long)x.won);
         pb_field_free(f);
         if (stop) {
             setf(res->cx_what, sizeof res->cx_what, "%s: %s", d, x.why);
@@ -586,6 +731,26 @@ static int dead_route(void *c, const pb_field *f, const pb_position *before, pb_
     return 0;
 }
 
+static int dead_state(void *c, const pb_field *f, const pb_position *p, int steps) {
+    return dead_position(c, f, p, steps, 1);
+}
+
+static int dead_step(void *c, const pb_field *f, const pb_position *before, const pb_position *after, int dir,
+                     pb_step_result r, int loser, uint64_t count) {
+    dead_ctx *x = c;
+    (void)before, (void)dir, (void)loser, (void)count;
+    if (r != PB_STEP_DEAD_END) return 0;
+    int v = after->ball;
+    if (f->flags[v] & PB_ODD) x->dead_odd++;
+    else if (v == f->centre) x->dead_centre++;
+    else {
+        char nb[8];
+        setf(x->why, sizeof x->why, "a dead end on the even node %s", pb_node_name(f, v, nb));
+        return 1;
+    }
+    return 0;
+}
+
 static int check_dead_end_odd(const pb_proofs_opts *o, pb_proofs_result *res) {
     pb_field_spec specs[32];
     int n = claim_fields(o, specs, 32), complete = 0;
@@ -594,13 +759,16 @@ static int check_dead_end_odd(const pb_proofs_opts *o, pb_proofs_result *res) {
         if (!f) return 2;
         dead_ctx x;
         memset(&x, 0, sizeof x);
-        pb_walk_visitor v = {dead_position, dead_route, &x};
+        dead_ctx xt = x;
+        pb_walk_visitor v = {dead_position, dead_route, &xt};
+        pb_stepwalk_visitor sv = {dead_state, dead_step, &x};
         pb_proofs_field *pf = add_field(res, &specs[k]);
         char d[40];
         field_desc(&specs[k], d, sizeof d);
-        int stop = walk_field(o, f, &v, pf, res, x.why);
+        int stop = walk_field(o, f, &v, &sv, pf, res, x.why, xt.why);
+        if (!x.why[0]) memcpy(x.why, xt.why, sizeof x.why);
         setf(pf->note, sizeof pf->note,
-                 "trail parity held in %llu positions; dead ends: %llu on odd nodes, %llu on the centre",
+                 "trail parity held in %llu states/positions; dead ends: %llu on odd nodes, %llu on the centre",
                  (unsigned long long)x.parity_ok, (unsigned long long)x.dead_odd, (unsigned long long)x.dead_centre);
         pb_field_free(f);
         if (stop) {
@@ -758,17 +926,20 @@ const pb_proofs_claim pb_proofs_claims[] = {
     {"moves-converted",
      "After t turns of a game that goes on, exactly t nodes have turned from empty to occupied; a finished game "
      "of t turns has converted exactly t - 1 (its last turn ends in a goal or a dead end on an occupied node).",
-     "Breadth-first walk over every distinct reachable position, one level per turn; every finishing route.",
+     "Step walk: every reachable state and every step (a stop adds exactly one converted node, other steps "
+     "none); turn walk on the smallest fields: every distinct position per turn count, every finishing route.",
      check_moves_converted},
     {"last-move-red",
      "(The book) the route of the last turn of a game played to its end always ends on a red (odd) node.",
-     "Every finishing route from every reachable position (breadth-first: the first violation is a shortest one "
-     "in turns); then an iterative-deepening search for the shortest game ending trapped on the centre.",
+     "Every finishing step from every reachable state (breadth-first by segments drawn, so the first violation "
+     "is a shortest one), routes cross-checked turn by turn on the smallest fields; then an iterative-deepening "
+     "search for the shortest game ending trapped on the centre, also on (2;6;8) and (2;8;10).",
      check_last_red},
     {"last-move-exact",
      "The last route of a finished game ends on an odd node (a goal node, or a boundary node in a dead end) or "
      "in a dead end on the centre with all eight centre segments drawn; nothing else.",
-     "Every finishing route from every reachable position; goal nodes checked odd; centre-trap search.",
+     "Every finishing step from every reachable state (turn-level cross-check on the smallest fields); goal "
+     "nodes checked odd; centre-trap search.",
      check_last_exact},
     {"first-moves",
      "There are five essentially different first moves: the eight routes from the centre fall into five classes "
@@ -777,11 +948,13 @@ const pb_proofs_claim pb_proofs_claims[] = {
      "mirror, and of positions under the full symmetry group.",
      check_first_moves},
     {"no-draws", "Book games never end drawn: every finished game has a loser.",
-     "Every finishing route from every reachable position: its loser is Top or Bottom.", check_no_draws},
+     "Every finishing step from every reachable state (turn-level cross-check on the smallest fields): its "
+     "loser is Top or Bottom.",
+     check_no_draws},
     {"dead-end-odd",
      "A turn can end in a dead end only on an odd node or on the centre.",
-     "Every dead-end route from every reachable position; the trail-parity invariant at every reachable "
-     "position.",
+     "Every dead-end step from every reachable state; the trail-parity invariant at every reachable state "
+     "(within turns too); turn-level cross-check on the smallest fields.",
      check_dead_end_odd},
     {NULL, NULL, NULL, NULL},
 };

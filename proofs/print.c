@@ -15,13 +15,23 @@ void pb_proofs_print(FILE *out, const pb_proofs_result *res) {
         const pb_proofs_field *pf = &res->fields[i];
         char d[40];
         spec_desc(&pf->spec, d, sizeof d);
-        if (pf->routes || pf->finished || pf->depth) {
-            fprintf(out, "field      %-9s %s, %d turns deep, %llu positions, %llu routes, %llu finishing routes, "
-                         "%llu%s finished games, %.1f s\n",
-                    d, pf->complete ? "complete" : "INCOMPLETE", pf->depth, (unsigned long long)pf->positions,
-                    (unsigned long long)pf->routes, (unsigned long long)pf->finished,
-                    (unsigned long long)pf->games, pf->games_overflow ? "+ (overflow)" : "", pf->seconds);
+        if (pf->stepwalk || pf->turnwalk) {
+            fprintf(out, "field      %-9s %s, %.1f s\n", d, pf->complete ? "complete (exhaustive)" : "INCOMPLETE",
+                    pf->seconds);
+            if (pf->stepwalk)
+                fprintf(out, "           step walk: %llu states, %llu steps, %llu finishing steps, %llu%s finished games\n",
+                        (unsigned long long)pf->states, (unsigned long long)pf->steps,
+                        (unsigned long long)pf->fsteps, (unsigned long long)pf->step_games,
+                        pf->games_overflow ? "+ (overflow)" : "");
+            if (pf->turnwalk)
+                fprintf(out, "           turn walk: %d turns deep, %llu positions, %llu routes, %llu finishing routes, "
+                             "%llu finished games%s\n",
+                        pf->depth, (unsigned long long)pf->positions, (unsigned long long)pf->routes,
+                        (unsigned long long)pf->finished, (unsigned long long)pf->games,
+                        pf->xcheck > 0 ? " (= step walk)" : pf->xcheck < 0 ? " (DIFFERS from the step walk)" : "");
             if (pf->note[0]) fprintf(out, "           %s\n", pf->note);
+        } else if (pf->routes) {
+            fprintf(out, "field      %-9s %s\n", d, pf->note);
         } else {
             fprintf(out, "fields     %s\n", pf->note);
         }
@@ -66,11 +76,22 @@ void pb_proofs_print_json(FILE *out, const pb_proofs_result *res) {
         fprintf(out, "%s{\"field\": ", i ? ", " : "");
         json_str(out, d);
         fprintf(out,
-                ", \"complete\": %s, \"depth\": %d, \"positions\": %llu, \"routes\": %llu, \"finishing_routes\": "
-                "%llu, \"games\": %llu, \"games_overflow\": %s, \"failed\": %s, \"seconds\": %.3f, \"note\": ",
-                pf->complete ? "true" : "false", pf->depth, (unsigned long long)pf->positions,
-                (unsigned long long)pf->routes, (unsigned long long)pf->finished, (unsigned long long)pf->games,
-                pf->games_overflow ? "true" : "false", pf->failed ? "true" : "false", pf->seconds);
+                ", \"complete\": %s, \"failed\": %s, \"seconds\": %.3f", pf->complete ? "true" : "false",
+                pf->failed ? "true" : "false", pf->seconds);
+        if (pf->stepwalk)
+            fprintf(out, ", \"step_walk\": {\"states\": %llu, \"steps\": %llu, \"finishing_steps\": %llu, \"games\": %llu}",
+                    (unsigned long long)pf->states, (unsigned long long)pf->steps, (unsigned long long)pf->fsteps,
+                    (unsigned long long)pf->step_games);
+        if (pf->turnwalk)
+            fprintf(out,
+                    ", \"turn_walk\": {\"depth\": %d, \"positions\": %llu, \"routes\": %llu, \"finishing_routes\": "
+                    "%llu, \"games\": %llu, \"agrees\": %s}",
+                    pf->depth, (unsigned long long)pf->positions, (unsigned long long)pf->routes,
+                    (unsigned long long)pf->finished, (unsigned long long)pf->games,
+                    pf->xcheck > 0 ? "true" : pf->xcheck < 0 ? "false" : "null");
+        if (!pf->stepwalk && !pf->turnwalk)
+            fprintf(out, ", \"count\": %llu", (unsigned long long)(pf->positions ? pf->positions : pf->routes));
+        fprintf(out, ", \"games_overflow\": %s, \"note\": ", pf->games_overflow ? "true" : "false");
         json_str(out, pf->note);
         fputc('}', out);
     }

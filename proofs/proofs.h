@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stepwalk.h"
 #include "walk.h"
 
 typedef enum {
@@ -44,6 +45,14 @@ typedef struct pb_proofs_field {
     uint64_t routes;        /* (position, route) pairs checked */
     uint64_t finished;      /* distinct finishing (position, route) pairs */
     uint64_t games;         /* finished games as turn sequences */
+    /* The step-level walk (stepwalk.h), the primary method on full walks. */
+    int stepwalk;           /* it ran */
+    uint64_t states;        /* distinct states (between and within turns) */
+    uint64_t steps;         /* (state, step) pairs checked */
+    uint64_t fsteps;        /* finishing (state, step) pairs */
+    uint64_t step_games;    /* finished games counted by the step walk */
+    int turnwalk;           /* the turn-level walk ran (cross-check or --depth) */
+    int xcheck;             /* both walks complete: 1 game counts agree, -1 they differ, 0 n/a */
     int games_overflow;
     double seconds;
     int failed;
@@ -80,6 +89,7 @@ typedef struct pb_proofs_opts {
     int expect_classes;           /* first-moves: classes claimed (default 5) */
     int trap_max_steps;           /* last-move: centre-trap search bound (default 24) */
     int no_trap_search;           /* last-move: skip the targeted search */
+    int turn_walk;                /* 1: also run the turn-level walk on every field; -1: never */
 } pb_proofs_opts;
 
 typedef int (*pb_proofs_checker)(const pb_proofs_opts *o, pb_proofs_result *res);
