@@ -53,38 +53,16 @@ static void print_odd_map(FILE *out, const pb_field *f) {
     fputc('\n', out);
 }
 
-/* The odd/even map as a small SVG of its own (dots and names). */
+/* The odd/even map as SVG (proofs/svg.c). */
 static int write_odd_svg(const char *path, const pb_field *f) {
+    char d[80], title[160];
+    snprintf(title, sizeof title, "odd (red) and even (black) nodes of %s", pb_field_describe(f, d, sizeof d));
+    char *svg = pb_proofs_svg(f, NULL, title);
     FILE *out = fopen(path, "w");
-    if (!out) return -1;
-    int s = 40, m = 40, wpx = (f->cols - 1) * s + 2 * m, hpx = (f->rows - 1) * s + 2 * m;
-    char d[80];
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", wpx,
-            hpx + 20, wpx, hpx + 20);
-    fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(out, "<text x=\"%d\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\" text-anchor=\"middle\">"
-                 "odd (red) and even (black) nodes of %s</text>\n",
-            wpx / 2, pb_field_describe(f, d, sizeof d));
-#define PX(i) (m + pb_x(f, (i)) * s)
-#define PY(i) (20 + m + (f->rows - 1 - pb_y(f, (i))) * s)
-    for (int k = 0; k < f->nsegments; k++) {
-        const pb_segment *g = &f->segs[k];
-        fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ccc\" stroke-width=\"1\"/>\n", PX(g->a),
-                PY(g->a), PX(g->b), PY(g->b));
-    }
-    for (int i = 0; i < f->nlattice; i++) {
-        if (!(f->flags[i] & PB_NODE)) continue;
-        int odd = f->flags[i] & PB_ODD;
-        char nb[8];
-        fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\"%s/>\n", PX(i), PY(i), i == f->centre ? 7 : 5,
-                odd ? "#d00" : "#000", i == f->centre ? " stroke=\"#000\" stroke-width=\"2\"" : "");
-        fprintf(out, "<text x=\"%d\" y=\"%d\" font-family=\"sans-serif\" font-size=\"10\" fill=\"%s\">%s</text>\n",
-                PX(i) + 6, PY(i) - 6, odd ? "#d00" : "#000", pb_node_name(f, i, nb));
-    }
-#undef PX
-#undef PY
-    fputs("</svg>\n", out);
-    return fclose(out);
+    int rc = !out || fputs(svg, out) < 0;
+    if (out && fclose(out)) rc = 1;
+    free(svg);
+    return rc ? -1 : 0;
 }
 
 int cmd_prove(int argc, char **argv) {

@@ -80,8 +80,7 @@ static void set_cx(pb_proofs_result *res, const pb_game *g, int from_start, cons
     vsnprintf(res->cx_what, sizeof res->cx_what, fmt, ap);
     va_end(ap);
     setf(title, sizeof title, "%s: %s", res->claim, res->cx_what);
-    pb_diagram_opts dop = {0, 1, -1, title};
-    res->cx_svg = pb_diagram_svg(g, &dop);
+    res->cx_svg = pb_proofs_game_svg(g, title);
 }
 
 /* The walk's start: the given position or game, else the field's start. */
@@ -535,12 +534,12 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
                       steps, g.nturns, (unsigned long long)nodes);
                 if (!exact && (!res->has_cx || g.nturns < cx_turns)) {
                     failed = 1, pf->failed = 1;
-                    set_cx(res, &g, 1, "%s: the ball is trapped on the centre %s after %d turns (%d segments): the "
-                           "game ends on an even node", d, "", g.nturns, steps);
-                    char nb[8];
-                    setf(res->cx_what, sizeof res->cx_what,
-                             "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest "
-                             "possible: iterative deepening)", d, pb_node_name(f, f->centre, nb), g.nturns, steps);
+                    char nb[8], what[256];
+                    setf(what, sizeof what,
+                         "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest possible: "
+                         "iterative deepening)",
+                         d, pb_node_name(f, f->centre, nb), g.nturns, steps);
+                    set_cx(res, &g, 1, "%s", what);
                     cx_turns = g.nturns;
                 }
             } else if (steps == 0) {
@@ -585,11 +584,12 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
                 failed = 1, pf->failed = 1;
                 if (s.width == 6 && s.length == 8) {
                     /* The book's own field is the counterexample worth drawing. */
-                    set_cx(res, &g, 1, "x");
-                    setf(res->cx_what, sizeof res->cx_what,
+                    char what[256];
+                    setf(what, sizeof what,
                          "%s, the book's field: the ball is trapped on the centre %s after %d turns (%d segments, "
                          "fewest possible: iterative deepening)",
                          d, pb_node_name(f, f->centre, nb), g.nturns, steps);
+                    set_cx(res, &g, 1, "%s", what);
                 }
             }
         } else {
