@@ -110,7 +110,9 @@ char *pb_proofs_svg(const pb_field *f, const pb_game *g, const char *title) {
 }
 
 char *pb_proofs_game_svg(const pb_game *g, const char *title) {
-    pb_diagram_opts dop = {0, 1, -1, title};
+    pb_diagram_opts dop;
+    memset(&dop, 0, sizeof dop);
+    dop.odd = 1, dop.highlight_from = -1, dop.title = title;
     char *svg = pb_diagram_svg(g, &dop);
     /* The placeholder renderer draws nothing: fall back to our own. */
     if (!svg || !strstr(svg, "<line")) {
