@@ -53,10 +53,11 @@ static void print_odd_map(FILE *out, const pb_field *f) {
     fputc('\n', out);
 }
 
-/* The odd/even map as SVG (proofs/svg.c). */
+/* The odd/even map as SVG (proofs/svg.c): every node named, odd ones red,
+ * as in the book's figure 4. */
 static int write_odd_svg(const char *path, const pb_field *f) {
     char d[80], title[160];
-    snprintf(title, sizeof title, "odd (red) and even (black) nodes of %s", pb_field_describe(f, d, sizeof d));
+    snprintf(title, sizeof title, "odd (red) and even nodes of %s", pb_field_describe(f, d, sizeof d));
     char *svg = pb_proofs_svg(f, NULL, title);
     FILE *out = fopen(path, "w");
     int rc = !out || fputs(svg, out) < 0;

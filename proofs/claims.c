@@ -79,7 +79,7 @@ static void set_cx(pb_proofs_result *res, const pb_game *g, int from_start, cons
     va_start(ap, fmt);
     vsnprintf(res->cx_what, sizeof res->cx_what, fmt, ap);
     va_end(ap);
-    setf(title, sizeof title, "%s: %s", res->claim, res->cx_what);
+    setf(title, sizeof title, "%s: counterexample", res->claim);
     res->cx_svg = pb_proofs_game_svg(g, title);
 }
 
