@@ -505,6 +505,7 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
             if (tmp.cx_record)
                 for (const char *s = tmp.cx_record; *s; s++) turns += *s == ' ';
             turns += tmp.cx_record && tmp.cx_record[0];
+            if (tmp.cx_record) notef(pf->note, sizeof pf->note, "first violation breadth-first: %s; ", tmp.cx_record);
             if (!res->has_cx || turns < cx_turns) {
                 free(res->cx_record), free(res->cx_svg);
                 res->has_cx = 1, res->cx_spec = tmp.cx_spec, res->cx_from_start = tmp.cx_from_start;

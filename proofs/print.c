@@ -16,7 +16,7 @@ void pb_proofs_print(FILE *out, const pb_proofs_result *res) {
         char d[40];
         spec_desc(&pf->spec, d, sizeof d);
         if (pf->stepwalk || pf->turnwalk) {
-            fprintf(out, "field      %-9s %s, %.1f s\n", d, pf->complete ? "complete (exhaustive)" : "INCOMPLETE",
+            fprintf(out, "field      %-9s %s, %.1f s\n", d, pf->complete ? "complete (exhaustive)" : pf->failed ? "stopped at a counterexample" : "INCOMPLETE",
                     pf->seconds);
             if (pf->stepwalk)
                 fprintf(out, "           step walk: %llu states, %llu steps, %llu finishing steps, %llu%s finished games\n",

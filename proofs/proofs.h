@@ -34,7 +34,7 @@ typedef enum {
     PB_VERDICT_OPEN = 2     /* nothing failed, but no field was checked completely */
 } pb_verdict;
 
-#define PB_PROOFS_NOTE 320
+#define PB_PROOFS_NOTE 640
 
 /* What one field contributed. */
 typedef struct pb_proofs_field {
