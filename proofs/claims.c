@@ -429,11 +429,12 @@ static int check_moves_converted(const pb_proofs_opts *o, pb_proofs_result *res)
 typedef struct last_ctx {
     int exact;                     /* allow the centre (dead end) */
     uint64_t goal, dead_odd, dead_centre;
+    int min_centre;                /* fewest segments (step walk) or turns (turn walk) to a centre trap */
     char why[200];
 } last_ctx;
 
 /* The end of a finished game: node v, reached by a goal or a dead end. */
-static int last_check(last_ctx *x, const pb_field *f, const pb_position *after, int goal) {
+static int last_check(last_ctx *x, const pb_field *f, const pb_position *after, int goal, int length) {
     int v = after->ball;
     char nb[8];
     int odd = (f->flags[v] & PB_ODD) != 0, centre = v == f->centre;
@@ -451,6 +452,7 @@ static int last_check(last_ctx *x, const pb_field *f, const pb_position *after, 
     }
     if (centre && x->exact && pb_free_count(f, after, v) == 0) {
         x->dead_centre++;
+        if (!x->min_centre || length < x->min_centre) x->min_centre = length;
         return 0;
     }
     setf(x->why, sizeof x->why, "the last route ends in a dead end on the even node %s%s", pb_node_name(f, v, nb),
@@ -462,14 +464,14 @@ static int last_route(void *c, const pb_field *f, const pb_position *before, pb_
                       const pb_route *r, int depth, uint64_t count) {
     (void)before, (void)count, (void)depth;
     if (r->end == PB_END_NONE) return 0;
-    return last_check(c, f, after, r->end == PB_END_GOAL);
+    return last_check(c, f, after, r->end == PB_END_GOAL, depth + 1);
 }
 
 static int last_step(void *c, const pb_field *f, const pb_position *before, const pb_position *after, int dir,
                      pb_step_result r, int loser, uint64_t count) {
     (void)before, (void)dir, (void)loser, (void)count;
     if (r != PB_STEP_GOAL && r != PB_STEP_DEAD_END) return 0;
-    return last_check(c, f, after, r == PB_STEP_GOAL);
+    return last_check(c, f, after, r == PB_STEP_GOAL, pb_position_drawn_count(f, after));
 }
 
 static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int exact) {
@@ -523,6 +525,9 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
               "on the centre%s",
               (unsigned long long)x.goal, goal_even ? "NO" : "yes", (unsigned long long)x.dead_odd,
               (unsigned long long)x.dead_centre, stop ? "; stopped at the first violation" : "");
+        if (x.min_centre)
+            notef(pf->note, sizeof pf->note, "; walks: first centre trap after %d segments", x.min_centre);
+        if (xt.min_centre) notef(pf->note, sizeof pf->note, ", fewest turns to a centre trap %d", xt.min_centre);
         if (goal_even) failed = 1;
         /* The targeted search for the exception: a game trapped on the centre. */
         if (!o->no_trap_search && !o->start && !o->start_game) {
@@ -598,6 +603,44 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
         }
         pb_game_free(&g);
         pb_field_free(f);
+    }
+    /* A survey: the shortest centre trap on every field up to 20x20. */
+    if (!o->fields && !o->start && !o->start_game && !o->no_trap_search) {
+        int nsurvey = 0, nfound = 0, smin = 1 << 20, smax = 0, tmin = 1 << 20, tmax = 0;
+        char missing[200] = "";
+        double t0 = pb_walk_now();
+        for (int w = 2; w <= 20; w += 2)
+            for (int l = 2; l <= 20; l += 2)
+                for (int g = 2; g <= w; g += 2) {
+                    pb_field_spec s = book_spec(g, w, l);
+                    pb_field *f = make_field(&s, res);
+                    if (!f) return 2;
+                    pb_game gm;
+                    uint64_t nodes;
+                    int steps = pb_proofs_centre_trap(f, 24, 20000000ULL, &gm, &nodes);
+                    nsurvey++;
+                    if (steps > 0) {
+                        nfound++;
+                        if (steps < smin) smin = steps;
+                        if (steps > smax) smax = steps;
+                        if (gm.nturns < tmin) tmin = gm.nturns;
+                        if (gm.nturns > tmax) tmax = gm.nturns;
+                    } else {
+                        char d[40];
+                        field_desc(&s, d, sizeof d);
+                        notef(missing, sizeof missing, "%s%s", missing[0] ? ", " : "", d);
+                    }
+                    pb_game_free(&gm);
+                    pb_field_free(f);
+                }
+        pb_field_spec all = book_spec(2, 20, 20);
+        pb_proofs_field *pf = add_field(res, &all);
+        pf->seconds = pb_walk_now() - t0;
+        setf(pf->note, sizeof pf->note,
+             "centre-trap survey, every even G <= W <= 20, L <= 20: a trap found on %d of %d fields, shortest "
+             "%d..%d segments, %d..%d turns (%.1f s)%s%s",
+             nfound, nsurvey, smin, smax, tmin, tmax, pf->seconds, missing[0] ? "; none within 24 steps on " : "",
+             missing);
     }
     if (failed) {
         setf(res->summary, sizeof res->summary,
