@@ -86,7 +86,6 @@ static void set_cx(pb_proofs_result *res, const pb_game *g, int from_start, cons
 /* The walk's start: the given position or game, else the field's start. */
 static void walk_start(const pb_proofs_opts *o, const pb_field *f, pb_game *g, pb_position *start, int *d0) {
     if (o->start_game) {
-        *g = *o->start_game;
         /* A private copy of the turns, so traces can append. */
         pb_game_init(g, f, o->start_game->first);
         char err[160];
@@ -254,7 +253,7 @@ long pb_proofs_count_empty(const pb_field_spec *s) {
 static int check_empty_count(const pb_proofs_opts *o, pb_proofs_result *res) {
     long (*formula)(int, int, int) = o->empty_formula ? o->empty_formula : book_formula;
     int maxd = o->max_dim > 0 ? o->max_dim : PB_MAX_DIM;
-    int nf = 0, bad = 0, bad20 = 0, n20 = 0;
+    int nf = 0, bad = 0, n20 = 0;
     pb_field_spec first_bad;
     char why[200] = "";
     /* The fields: those asked for, else every even G <= W <= maxd, L <= maxd. */
@@ -284,7 +283,6 @@ static int check_empty_count(const pb_proofs_opts *o, pb_proofs_result *res) {
         n20 += w <= 20 && l <= 20;
         if (model != def || def != formula_n || flags_n != def || formula_n % 2 != 0) {
             bad++;
-            if (w <= 20 && l <= 20) bad20++;
             if (bad == 1) {
                 first_bad = s;
                 setf(why, sizeof why,
@@ -305,7 +303,6 @@ static int check_empty_count(const pb_proofs_opts *o, pb_proofs_result *res) {
         setf(pf->note, sizeof pf->note,
              "%d fields: every even G <= W <= %d, even L <= %d (%d within 20x20); %d disagree", nf, maxd, maxd,
              n20, bad);
-    (void)bad20;
     if (bad) {
         pf->failed = 1;
         char d[40];
