@@ -124,8 +124,8 @@ static int turn_walk_small(const pb_field *f) { return f->nempty <= 4 && f->spec
 static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_visitor *tv,
                       const pb_stepwalk_visitor *sv, pb_proofs_field *pf, pb_proofs_result *res, const char *what,
                       const char *what_turn) {
-    pb_walk_limits lim = {o->max_depth, o->max_positions ? o->max_positions : 24000000,
-                          o->max_seconds > 0 ? o->max_seconds : 180.0};
+    pb_walk_limits lim = {o->max_depth, o->max_positions ? o->max_positions : 16000000,
+                          o->max_seconds > 0 ? o->max_seconds : 120.0};
     pb_game g;
     pb_position start;
     int d0, stopped = 0, step_complete = 0, turn_complete = 0;
@@ -140,6 +140,7 @@ static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_
         step_complete = w.complete && !stopped;
         pf->states = w.states, pf->steps = w.steps, pf->fsteps = w.finishing;
         pf->step_games = w.games, pf->games_overflow |= w.games_overflow;
+        pf->step_levels = w.depth_done + 1;
         if (stopped) {
             if (pb_stepwalk_trace(&w, &g) == 0)
                 set_cx(res, &g, !o->start || o->start_game, "%s (turn %d, %d segments: fewest segments)",

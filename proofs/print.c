@@ -19,8 +19,10 @@ void pb_proofs_print(FILE *out, const pb_proofs_result *res) {
             fprintf(out, "field      %-9s %s, %.1f s\n", d, pf->complete ? "complete (exhaustive)" : pf->failed ? "stopped at a counterexample" : "INCOMPLETE",
                     pf->seconds);
             if (pf->stepwalk)
-                fprintf(out, "           step walk: %llu states, %llu steps, %llu finishing steps, %llu%s finished games\n",
-                        (unsigned long long)pf->states, (unsigned long long)pf->steps,
+                fprintf(out,
+                        "           step walk: %d segment levels, %llu states, %llu steps, %llu finishing steps, "
+                        "%llu%s finished games\n",
+                        pf->step_levels, (unsigned long long)pf->states, (unsigned long long)pf->steps,
                         (unsigned long long)pf->fsteps, (unsigned long long)pf->step_games,
                         pf->games_overflow ? "+ (overflow)" : "");
             if (pf->turnwalk)
@@ -79,9 +81,9 @@ void pb_proofs_print_json(FILE *out, const pb_proofs_result *res) {
                 ", \"complete\": %s, \"failed\": %s, \"seconds\": %.3f", pf->complete ? "true" : "false",
                 pf->failed ? "true" : "false", pf->seconds);
         if (pf->stepwalk)
-            fprintf(out, ", \"step_walk\": {\"states\": %llu, \"steps\": %llu, \"finishing_steps\": %llu, \"games\": %llu}",
-                    (unsigned long long)pf->states, (unsigned long long)pf->steps, (unsigned long long)pf->fsteps,
-                    (unsigned long long)pf->step_games);
+            fprintf(out, ", \"step_walk\": {\"levels\": %d, \"states\": %llu, \"steps\": %llu, \"finishing_steps\": %llu, \"games\": %llu}",
+                    pf->step_levels, (unsigned long long)pf->states, (unsigned long long)pf->steps,
+                    (unsigned long long)pf->fsteps, (unsigned long long)pf->step_games);
         if (pf->turnwalk)
             fprintf(out,
                     ", \"turn_walk\": {\"depth\": %d, \"positions\": %llu, \"routes\": %llu, \"finishing_routes\": "

@@ -51,6 +51,7 @@ typedef struct pb_proofs_field {
     uint64_t steps;         /* (state, step) pairs checked */
     uint64_t fsteps;        /* finishing (state, step) pairs */
     uint64_t step_games;    /* finished games counted by the step walk */
+    int step_levels;        /* segment levels fully expanded */
     int turnwalk;           /* the turn-level walk ran (cross-check or --depth) */
     int xcheck;             /* both walks complete: 1 game counts agree, -1 they differ, 0 n/a */
     int games_overflow;
