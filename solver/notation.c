@@ -126,6 +126,16 @@ static int header_side(const char *s, int *used) {
     return -1;
 }
 
+/* The extent of a header-like text at s, for quoting: up to a ')' close by
+ * on the same line, else up to white space. */
+static size_t header_len(const char *s) {
+    for (size_t n = 0; n < 16 && s[n] && s[n] != '\n'; n++)
+        if (s[n] == ')') return n + 1;
+    size_t n = 0;
+    while (s[n] && !is_space(s[n]) && s[n] != '{') n++;
+    return n;
+}
+
 /* Parses "(В;Н)" and its variants at ps->s.  Latin "B" means Bottom next to
  * "T" (the English initials) and Top next to "H" (a Latin spelling of the
  * Cyrillic "В;Н"). */
@@ -157,10 +167,8 @@ static int parse_header(parser *ps) {
     return 0;
 bad:;
     char q[QUOTE_MAX + 4];
-    const char *close = strchr(start, ')');
-    size_t n = close ? (size_t)(close - start) + 1 : word_len(start);
     snprintf(ps->err, ps->errlen, "bad header '%s': expected (\xd0\x92;\xd0\x9d) or (\xd0\x9d;\xd0\x92)",
-             quote(start, n, q));
+             quote(start, header_len(start), q));
     return -1;
 }
 
@@ -325,9 +333,8 @@ int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, 
             rc = -1;
         } else if (*s == '(') {
             if (items) {
-                const char *close = strchr(s, ')');
                 snprintf(err, errlen, "move %d: the header '%s' must come before the first move", next_move(&ps),
-                         quote(s, close ? (size_t)(close - s) + 1 : wl, q));
+                         quote(s, header_len(s), q));
                 rc = -1;
             } else {
                 rc = parse_header(&ps);
