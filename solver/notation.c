@@ -68,29 +68,23 @@ static size_t word_len(const char *s) {
     return n;
 }
 
-/* Copies at most n bytes of s into out (>= QUOTE_MAX + 4) for an error
- * message: control bytes become '?', a long piece is cut at a UTF-8
- * character boundary and ends with "...". */
+/* Room for a quotation: each byte may become a 4-character escape. */
+#define QUOTE_BUF (4 * QUOTE_MAX + 4)
+
+/* Copies at most n bytes of s into out (QUOTE_BUF bytes) for an error
+ * message: control bytes become "\x01" escapes, and a piece longer than
+ * QUOTE_MAX bytes is cut at a UTF-8 character boundary and ends with "...". */
 static const char *quote(const char *s, size_t n, char *out) {
     size_t k = n < QUOTE_MAX ? n : QUOTE_MAX;
     if (k < n)
         while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80) k--;
+    size_t o = 0;
     for (size_t i = 0; i < k; i++) {
         unsigned char c = (unsigned char)s[i];
-        out[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+        if (c < 0x20 || c == 0x7f) o += (size_t)snprintf(out + o, 5, "\\x%02x", c);
+        else out[o++] = (char)c;
     }
-    /* A cut may still leave an incomplete lead byte at the end: drop it. */
-    size_t end = k;
-    if (end > 0) {
-        size_t j = end;
-        while (j > 0 && ((unsigned char)out[j - 1] & 0xc0) == 0x80) j--;
-        if (j > 0) {
-            unsigned char lead = (unsigned char)out[j - 1];
-            size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-            if (need > 1 && end - (j - 1) < need) end = j - 1;
-        }
-    }
-    memcpy(out + end, k < n ? "..." : "", k < n ? 4 : 1);
+    memcpy(out + o, k < n ? "..." : "", k < n ? 4 : 1);
     return out;
 }
 
@@ -166,7 +160,7 @@ static int parse_header(parser *ps) {
     ps->s = s;
     return 0;
 bad:;
-    char q[QUOTE_MAX + 4];
+    char q[QUOTE_BUF];
     snprintf(ps->err, ps->errlen, "bad header '%s': expected (\xd0\x92;\xd0\x9d) or (\xd0\x9d;\xd0\x92)",
              quote(start, header_len(start), q));
     return -1;
@@ -180,7 +174,7 @@ static int parse_number(parser *ps) {
     else if (starts(s, ELLIPSIS)) s += strlen(ELLIPSIS);
     else if (*s == '.' || *s == ')') s++;
     else {
-        char q[QUOTE_MAX + 4];
+        char q[QUOTE_BUF];
         snprintf(ps->err, ps->errlen, "move %d: bad move number '%s': write it as 1. or 1... or 1)", next_move(ps),
                  quote(ps->s, word_len(ps->s), q));
         return -1;
@@ -198,7 +192,7 @@ static int node_end(const char *s) {
 static int parse_route(parser *ps) {
     const pb_field *f = ps->f;
     const char *start = ps->s, *s = ps->s;
-    char q[QUOTE_MAX + 4];
+    char q[QUOTE_BUF];
     int kick = 0, len = 0, move = next_move(ps);
     if (*s == '*') kick = 1, s++;
     for (;;) {
@@ -255,7 +249,7 @@ static int parse_route(parser *ps) {
 
 /* Appends a stored annotation to the last turn. */
 static int add_annot(parser *ps, const char *stored, const char *written, size_t wlen) {
-    char q[QUOTE_MAX + 4];
+    char q[QUOTE_BUF];
     if (ps->g->nturns == 0) {
         snprintf(ps->err, ps->errlen, "annotation '%s' before the first move", quote(written, wlen, q));
         return -1;
@@ -283,7 +277,7 @@ static int parse_marks(parser *ps) {
             ps->s = s + n;
             return 0;
         }
-    char q[QUOTE_MAX + 4];
+    char q[QUOTE_BUF];
     snprintf(ps->err, ps->errlen, "unknown annotation '%s' after move %d", quote(s, n, q), ps->g->nturns);
     return -1;
 }
@@ -311,7 +305,7 @@ int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, 
     int cap = (f->spec.rules == PB_RULES_TRIPLE ? 6 : 1) * f->nsegments + 1;
     parser ps = {f, text, g, malloc(sizeof(int16_t) * (size_t)cap), cap, err, errlen};
     int ended = 0, rc = 0, items = 0;
-    char q[QUOTE_MAX + 4];
+    char q[QUOTE_BUF];
     while (rc == 0) {
         while (is_sep(*ps.s)) ps.s++;
         const char *s = ps.s;

@@ -528,7 +528,7 @@ static void test_malformed_long_route(void **state) {
 static void test_malformed_quote(void **state) {
     (void)state;
     pb_field *f = book(2, 6, 8);
-    bad_case c1 = {"d6-e7 \x01\x02\x7fzz", "unknown annotation '???zz' after move 1", 1, NULL};
+    bad_case c1 = {"d6-e7 \x01\x02\x7fzz", "unknown annotation '\\x01\\x02\\x7fzz' after move 1", 1, NULL};
     check_bad(f, &c1);
     bad_case c2 = {"d6-e7 ЧВЧВЧВЧВЧВЧВЧВЧВЧВЧВ", "unknown annotation 'ЧВЧВЧВЧВЧВЧВЧВЧВ...' after move 1", 1, NULL};
     check_bad(f, &c2);
