@@ -14,6 +14,7 @@
  * piece of input quoted in an error is cut short and cleaned of control bytes,
  * so a message is always one line whatever the input (tests/fuzz/ fuzzes it).
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,22 @@ static const char *quote(const char *s, size_t n, char *out) {
     }
     memcpy(out + o, k < n ? "..." : "", k < n ? 4 : 1);
     return out;
+}
+
+static int stop_at_first(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    (void)ctx, (void)f, (void)after, (void)r;
+    return 1;
+}
+
+/* Is the game over?  A turn ended it, or (triple) the player to move is
+ * stuck and the opponent has no free kick: RULES.md section 3 ends that game
+ * in a draw without a ply, so no turn records it.  In book and hockey a
+ * player is never stuck at the start of a turn (RULES.md section 2). */
+static int game_over(const pb_game *g) {
+    if (g->end != PB_END_NONE) return 1;
+    if (g->field->spec.rules != PB_RULES_TRIPLE) return 0;
+    pb_position p = g->pos;
+    return pb_routes_foreach(g->field, &p, stop_at_first, NULL) == 0;
 }
 
 /* Parser state. */
@@ -299,6 +316,7 @@ static int route_ahead(const char *s) {
 }
 
 int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, size_t errlen) {
+    assert(f && text && g && err && errlen > 0);
     pb_game_init(g, f, PB_TOP);
     /* A route without a kick draws a new segment each step; a kick chain
      * draws at least one per kick of six steps. */
@@ -340,7 +358,7 @@ int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, 
         } else if (*s == '!' || *s == '?') {
             rc = parse_marks(&ps);
         } else if ((*s == 'X' || starts(s, CYR_HA)) && wl == (*s == 'X' ? 1 : strlen(CYR_HA))) {
-            if (g->end == PB_END_NONE) {
+            if (!game_over(g)) {
                 if (g->nturns == 0)
                     snprintf(err, errlen, "end mark '%s' before the first move", quote(s, wl, q));
                 else
@@ -389,6 +407,7 @@ static void sb_add(sbuf *b, const char *t) {
 }
 
 char *pb_record_format(const pb_game *g) {
+    assert(g && g->field);
     sbuf b = {malloc(256), 0, 256};
     b.s[0] = 0;
     if (g->first == PB_BOTTOM) sb_add(&b, "(" CYR_EN ";" CYR_VE ")");
@@ -407,6 +426,6 @@ char *pb_record_format(const pb_game *g) {
             sb_add(&b, t->annot);
         }
     }
-    if (g->end != PB_END_NONE) sb_add(&b, b.n ? " X" : "X");
+    if (game_over(g)) sb_add(&b, b.n ? " X" : "X");
     return b.s;
 }
