@@ -119,8 +119,17 @@ static int play_line(play *p, const char *line) {
     int played = h.nturns > p->g.nturns;
     pb_game_free(&p->g);
     p->g = h;
-    if (!played) puts("noted");
-    return played;
+    if (!played) {
+        puts("noted");
+        return 0;
+    }
+    const pb_game_turn *t = &p->g.turns[p->g.nturns - 1];
+    size_t rl = 6 * (size_t)t->len + 4;
+    char *route = malloc(rl);
+    printf("%s played %s%s%s\n", pb_player_name(t->mover), pb_route_format(p->f, t->nodes, t->len, t->kick, route, rl),
+           t->annot[0] && t->annot[0] != '!' && t->annot[0] != '?' ? " " : "", t->annot);
+    free(route);
+    return 1;
 }
 
 /* The line without leading and trailing white space (in place). */

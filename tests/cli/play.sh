@@ -31,6 +31,8 @@ has 'Bottom to move, ball on e5'
 has 'Bottom to move, ball on f3'
 has 'game over: dead end: Bottom loses'
 has 'record: 1. d6-e5 2. e5-f4 3. f4-f3 4. f3-g2 X'
+has 'Top played d6-e5'
+has 'Bottom played f3-g2'
 # The board is shown after each of the four turns (and once at the start):
 # each status line follows a board.
 count 'to move, ball on' 4
@@ -55,6 +57,7 @@ has '8 legal turns'
 has '  d6-e7                    stop'
 has 'nothing to undo'
 has 'record: 1. d6-c7!'
+has 'Top played d6-c7!'
 has 'moves    list the legal turns'
 count 'Bottom to move, ball on c7' 2
 
