@@ -7,6 +7,13 @@
  * parse back to the same game, and the canonical text must be stable.
  * A broken property aborts, which libFuzzer reports with the input.
  *
+ * With bit 0x40 of the first byte set, the rest of the input instead
+ * chooses a legal game (each byte picks one route of the turn, low bits may
+ * annotate it), which reaches the deep positions, goals, dead ends and kick
+ * chains that random text rarely does; its canonical record must read back
+ * the same, and every prefix of that record must parse or be refused
+ * cleanly.
+ *
  * Built by scripts/fuzz.sh with clang -fsanitize=fuzzer,address,undefined;
  * tests/test_fuzz_replay.c includes this file and feeds it the corpus in
  * tests/fuzz/corpus/ under ctest, without clang.
@@ -46,13 +53,75 @@ static void fuzz_check(int ok, const char *what, const char *text) {
     abort();
 }
 
+typedef struct fuzz_pick {
+    long want, seen;
+    int16_t *nodes;
+    int len, kick;
+} fuzz_pick;
+
+static int fuzz_pick_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    (void)f, (void)after;
+    fuzz_pick *p = ctx;
+    if (p->seen++ != p->want) return 0;
+    memcpy(p->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
+    p->len = r->len;
+    p->kick = r->kick;
+    return 1;
+}
+
+/* Parses text, and if it is accepted checks the canonical round trip. */
+static void fuzz_record(const pb_field *f, const char *text);
+
+/* The game chosen by the bytes: a round trip, then every prefix. */
+static void fuzz_chosen_game(const pb_field *f, const uint8_t *data, size_t size) {
+    static const char *const annots[] = {"!", "??", "act", "\xd0\xba\xd1\x83\xc2\xb2", "!? mpk"};
+    pb_game g;
+    pb_game_init(&g, f, data[0] & 0x80 ? PB_BOTTOM : PB_TOP);
+    int16_t *nodes = malloc(sizeof(int16_t) * (size_t)(6 * f->nsegments + 2));
+    char err[256];
+    for (size_t i = 1; i < size && i < 300 && g.end == PB_END_NONE; i++) {
+        long n = pb_routes_foreach(f, &g.pos, NULL, NULL);
+        if (n <= 0) break;
+        fuzz_pick p = {data[i] % n, 0, nodes, 0, 0};
+        pb_routes_foreach(f, &g.pos, fuzz_pick_route, &p);
+        fuzz_check(pb_game_play(&g, p.nodes, p.len, p.kick, err, sizeof err) == 0, err, "(chosen game)");
+        if (data[i] & 0x80) strcpy(g.turns[g.nturns - 1].annot, annots[(data[i] >> 4) % 5]);
+    }
+    char *canon = pb_record_format(&g);
+    pb_game h;
+    fuzz_check(pb_record_parse(f, canon, &h, err, sizeof err) == 0, err, canon);
+    fuzz_check(h.nturns == g.nturns && pb_position_equal(f, &g.pos, &h.pos) && h.end == g.end,
+               "the chosen game does not read back", canon);
+    pb_game_free(&h);
+    size_t n = strlen(canon);
+    for (size_t cut = 0; cut < n; cut += 1 + cut / 8) {
+        char keep = canon[cut];
+        canon[cut] = 0;
+        fuzz_record(f, canon);
+        canon[cut] = keep;
+    }
+    free(canon);
+    free(nodes);
+    pb_game_free(&g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;
     const pb_field *f = fuzz_field(data[0] % FUZZ_NFIELDS);
+    if (data[0] & 0x40) {
+        fuzz_chosen_game(f, data, size);
+        return 0;
+    }
     char *text = malloc(size);
     memcpy(text, data + 1, size - 1);
     text[size - 1] = 0;
+    fuzz_record(f, text);
+    free(text);
+    return 0;
+}
+
+static void fuzz_record(const pb_field *f, const char *text) {
     pb_game g, h;
     char err[256];
     memset(err, 'x', sizeof err);
@@ -80,6 +149,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pb_game_free(&h);
     }
     pb_game_free(&g);
-    free(text);
-    return 0;
 }
