@@ -11,8 +11,8 @@
  *
  * The parser works on raw UTF-8 bytes and never reads past the terminating
  * NUL: every look-ahead compares against a NUL-terminated literal, and every
- * piece of input quoted in an error is cut short and cleaned of control bytes,
- * so a message is always one line whatever the input (tests/fuzz/ fuzzes it).
+ * piece of input quoted in an error is cut short with its control bytes
+ * escaped, so a message is always one line whatever the input (tests/fuzz/ fuzzes it).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -119,9 +119,9 @@ typedef struct parser {
 /* The number of the next turn, used to name moves in messages. */
 static int next_move(const parser *ps) { return ps->g->nturns + 1; }
 
-/* A header side: 'T' / 'В' (Top) or 'B' / 'H' / 'Н' (Bottom), with the
- * Latin look-alikes of the Cyrillic letters.  Returns 0 Top, 1 Bottom-ish
- * Latin 'B', 2 Bottom, 3 Latin 'H', or -1; *used gets the bytes read. */
+/* A header side: 'В' or 'T' (Top), 'Н' (Bottom), and the Latin 'B' and
+ * 'H', whose meaning depends on the other side (see parse_header).  Returns
+ * a SIDE_ value or -1; *used gets the bytes read. */
 enum { SIDE_TOP, SIDE_LATIN_B, SIDE_BOTTOM, SIDE_LATIN_H };
 static int header_side(const char *s, int *used) {
     static const struct { const char *lit; int side; } sides[] = {
