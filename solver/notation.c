@@ -89,22 +89,6 @@ static const char *quote(const char *s, size_t n, char *out) {
     return out;
 }
 
-static int stop_at_first(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
-    (void)ctx, (void)f, (void)after, (void)r;
-    return 1;
-}
-
-/* Is the game over?  A turn ended it, or (triple) the player to move is
- * stuck and the opponent has no free kick: RULES.md section 3 ends that game
- * in a draw without a ply, so no turn records it.  In book and hockey a
- * player is never stuck at the start of a turn (RULES.md section 2). */
-static int game_over(const pb_game *g) {
-    if (g->end != PB_END_NONE) return 1;
-    if (g->field->spec.rules != PB_RULES_TRIPLE) return 0;
-    pb_position p = g->pos;
-    return pb_routes_foreach(g->field, &p, stop_at_first, NULL) == 0;
-}
-
 /* Parser state. */
 typedef struct parser {
     const pb_field *f;
@@ -358,7 +342,7 @@ int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, 
         } else if (*s == '!' || *s == '?') {
             rc = parse_marks(&ps);
         } else if ((*s == 'X' || starts(s, CYR_HA)) && wl == (*s == 'X' ? 1 : strlen(CYR_HA))) {
-            if (!game_over(g)) {
+            if (g->end == PB_END_NONE) {
                 if (g->nturns == 0)
                     snprintf(err, errlen, "end mark '%s' before the first move", quote(s, wl, q));
                 else
@@ -426,6 +410,6 @@ char *pb_record_format(const pb_game *g) {
             sb_add(&b, t->annot);
         }
     }
-    if (game_over(g)) sb_add(&b, b.n ? " X" : "X");
+    if (g->end != PB_END_NONE) sb_add(&b, b.n ? " X" : "X");
     return b.s;
 }
