@@ -82,9 +82,8 @@ static void random_game(const pb_field *f, rng *r, pb_game *g, int max_turns) {
     char err[200];
     while (g->end == PB_END_NONE && g->nturns < max_turns) {
         long n = pb_routes_foreach(f, &g->pos, NULL, NULL);
-        /* Only in triple can a player be stuck with no free kick left:
-         * the game is then over without a turn (RULES.md section 3). */
-        if (n == 0 && f->spec.rules == PB_RULES_TRIPLE) break;
+        /* A game that goes on always has a turn: in triple, a ply that
+         * leaves the opponent stuck without a kick ends the game. */
         assert_true(n > 0);
         pick p = {rng_below(r, (int)n), 0, nodes, 0, 0};
         assert_int_equal(pb_routes_foreach(f, &g->pos, pick_route, &p), -1);
@@ -234,17 +233,10 @@ static void test_round_trip_hockey(void **state) {
 }
 
 /* Triple: normal moves and free-kick chains ("*d6-..."), with the end
- * mark also after a game that ends stuck without a kick.  Skipped while the
- * triple rules are not built in (no route from the start). */
+ * mark also after a ply that leaves the opponent stuck without a kick. */
 static void test_round_trip_triple(void **state) {
     (void)state;
     pb_field *f = field(PB_RULES_TRIPLE, 2, 6, 8, 0, PB_DEAD_END_DRAW);
-    pb_position p;
-    pb_position_start(f, &p, PB_TOP);
-    if (pb_routes_foreach(f, &p, NULL, NULL) == 0) {
-        pb_field_free(f);
-        skip();
-    }
     rng r = {4000};
     int kicks = 0, finished = 0;
     for (int i = 0; i < 150; i++) {
@@ -474,6 +466,35 @@ static void test_parse_hockey(void **state) {
     pb_field_free(f);
 }
 
+/* Triple: a free-kick chain written with '*'.  After 1. and 2. Top is
+ * stuck on f9, so Bottom kicks six steps down the f file and Top moves on
+ * from f3. */
+static void test_parse_triple_kick(void **state) {
+    (void)state;
+    pb_field *f = field(PB_RULES_TRIPLE, 2, 6, 8, 0, PB_DEAD_END_DRAW);
+    pb_game g;
+    parse_ok(f, "1. d6-e6-d7-e7 2. e7-f8-e9-f9 3. *f9-f8-f7-f6-f5-f4-f3", &g);
+    assert_int_equal(g.nturns, 3);
+    assert_int_equal(g.turns[2].kick, 1);
+    assert_int_equal(g.turns[2].len, 7);
+    assert_int_equal(g.turns[2].mover, PB_BOTTOM);
+    assert_int_equal(g.pos.ball, node(f, "f3"));
+    assert_int_equal(g.pos.to_move, PB_TOP);
+    assert_int_equal(pb_position_drawn_count(f, &g.pos), 12);
+    assert_true(drawn(f, &g.pos, "f5", "f4"));
+    char *text = pb_record_format(&g);
+    assert_string_equal(text, "1. d6-e6-d7-e7 2. e7-f8-e9-f9 3. *f9-f8-f7-f6-f5-f4-f3");
+    free(text);
+    pb_game_free(&g);
+    /* The same nodes without '*' are a normal move, which is illegal. */
+    char err[256];
+    assert_int_equal(pb_record_parse(f, "1. d6-e6-d7-e7 2. e7-f8-e9-f9 3. f9-f8-f7-f6-f5-f4-f3", &g, err, sizeof err),
+                     -1);
+    assert_true(strncmp(err, "move 3 (f9-f8-f7-f6-f5-f4-f3): ", 31) == 0);
+    pb_game_free(&g);
+    pb_field_free(f);
+}
+
 /* ---- malformed records: the exact one-line message ---- */
 
 typedef struct bad_case {
@@ -583,6 +604,7 @@ int main(void) {
         cmocka_unit_test(test_parse_layout),
         cmocka_unit_test(test_parse_endings),
         cmocka_unit_test(test_parse_hockey),
+        cmocka_unit_test(test_parse_triple_kick),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_malformed_long_route),
         cmocka_unit_test(test_malformed_quote),
