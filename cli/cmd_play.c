@@ -180,8 +180,10 @@ int cmd_play(int argc, char **argv) {
     p.diagram.odd = o.odd;
     p.diagram.highlight_from = -1;
     int interactive = isatty(STDIN_FILENO);
-    char desc[128];
-    printf("paperball play: %s; type a route such as d6-e7, or help\n", pb_field_describe(f, desc, sizeof desc));
+    char desc[128], from[8], to[8];
+    /* An example route that fits this field: from the centre to the NE. */
+    printf("paperball play: %s; type a route such as %s-%s, or help\n", pb_field_describe(f, desc, sizeof desc),
+           pb_node_name(f, f->centre, from), pb_node_name(f, pb_step_to(f, f->centre, PB_NE), to));
     show_board(&p);
     show_status(&p);
     char *line = NULL;
