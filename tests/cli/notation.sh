@@ -5,6 +5,12 @@
 #   bash tests/cli/notation.sh /path/to/paperball
 set -u
 pb=${1:?usage: notation.sh /path/to/paperball}
+pb=$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb")
+# A directory of our own: ctest may run the command-line tests in parallel
+# from one working directory.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch" || exit 1
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
