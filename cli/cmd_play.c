@@ -141,27 +141,31 @@ static char *trim(char *s) {
 }
 
 int cmd_play(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball play [options] [--vs-solver] [RECORD-FILE]\n\n"
-             "Two people play in the terminal, from the start or from the position of the\n"
-             "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
-             "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
-             "record, board, quit, help.  An illegal route is refused with the reason.\n"
-             "The board is shown after each turn; at the end the result and the record.\n"
-             "With --vs-solver one person plays against perfect play.\n\n"
-             "  --unicode / --odd    board drawing options (as for show)\n");
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
     pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    if ((o.record_file && !strcmp(o.record_file, "-")) || (!o.record && !o.record_file && o.nargs > 0 &&
-                                                            !strcmp(o.args[0], "-")))
+    pb_field *f;
+    int rc = pb_cli_begin(argc, argv,
+                          "usage: paperball play [options] [--vs-solver] [RECORD-FILE]\n\n"
+                          "Two people play in the terminal, from the start or from the position of the\n"
+                          "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
+                          "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
+                          "record, board, quit, help.  An illegal route is refused with the reason.\n"
+                          "The board is shown after each turn; at the end the result and the record.\n"
+                          "With --vs-solver one person plays against perfect play.\n\n"
+                          "  --unicode / --odd    board drawing options (as for show)\n",
+                          &o, &f, NULL);
+    if (rc != PB_CLI_GO) return rc;
+    /* The game is loaded here, not by pb_cli_begin: standard input carries
+     * the moves, so it cannot also carry the starting record. */
+    if ((o.record_file && !strcmp(o.record_file, "-")) ||
+        (!o.record && !o.record_file && o.nargs > 0 && !strcmp(o.args[0], "-"))) {
+        pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "play reads the moves from standard input: give the start position with "
                                       "--record or a file, not '-'");
-    if (o.nargs > 1) return pb_fail(PB_EXIT_USAGE, "play takes at most one record file");
-    pb_field *f = pb_cli_field(&o);
-    if (!f) return PB_EXIT_USAGE;
+    }
+    if (o.nargs > 1) {
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_USAGE, "play takes at most one record file");
+    }
     play p;
     memset(&p, 0, sizeof p);
     p.f = f;
@@ -170,7 +174,7 @@ int cmd_play(int argc, char **argv) {
         return PB_EXIT_USAGE;
     }
     if (o.vs_solver) {
-        int rc = pb_cli_play_vs_solver(&o, f, &p.g);
+        rc = pb_cli_play_vs_solver(&o, f, &p.g);
         pb_game_free(&p.g);
         pb_field_free(f);
         return rc;
