@@ -66,7 +66,7 @@ check "illegal move message" "paperball: move 2 (e7-d6): segment e7-d6 is alread
 check "unknown command" 2 "$(status "$pb" frobnicate)"
 check "no command" 2 "$(status "$pb")"
 check "help" 0 "$(status "$pb" --help)"
-for c in info show moves perft bench; do
+for c in info show moves play perft bench; do
   check "$c --help" 0 "$(status "$pb" $c --help)"
 done
 
