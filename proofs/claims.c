@@ -74,6 +74,7 @@ static void set_cx(pb_proofs_result *res, const pb_game *g, int from_start, cons
     res->cx_spec = g->field->spec;
     res->cx_from_start = from_start;
     res->cx_record = pb_record_format(g);
+    res->cx_turns = g->nturns;
     char title[300];
     va_list ap;
     va_start(ap, fmt);
@@ -501,15 +502,12 @@ static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int e
             failed = 1;
             pf->failed = 1;
             /* Keep the shortest counterexample (fewest turns) over the fields. */
-            int turns = 0;
-            if (tmp.cx_record)
-                for (const char *s = tmp.cx_record; *s; s++) turns += *s == ' ';
-            turns += tmp.cx_record && tmp.cx_record[0];
+            int turns = tmp.cx_turns;
             if (tmp.cx_record) notef(pf->note, sizeof pf->note, "first violation breadth-first: %s; ", tmp.cx_record);
             if (!res->has_cx || turns < cx_turns) {
                 free(res->cx_record), free(res->cx_svg);
                 res->has_cx = 1, res->cx_spec = tmp.cx_spec, res->cx_from_start = tmp.cx_from_start;
-                res->cx_record = tmp.cx_record, res->cx_svg = tmp.cx_svg;
+                res->cx_record = tmp.cx_record, res->cx_svg = tmp.cx_svg, res->cx_turns = tmp.cx_turns;
                 tmp.cx_record = tmp.cx_svg = NULL;
                 setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (fewest segments: breadth-first)", d,
                          x.why, turns);

@@ -73,6 +73,7 @@ typedef struct pb_proofs_result {
     char *cx_svg;           /* malloc'd SVG diagram of it */
     char cx_what[256];      /* what it shows */
     int cx_from_start;      /* record starts at the field's start position */
+    int cx_turns;           /* turns in the record */
 } pb_proofs_result;
 
 /* Hooks for tests (all optional: zero means the book's default). */
