@@ -404,10 +404,14 @@ static int check_moves_converted(const pb_proofs_opts *o, pb_proofs_result *res)
             failed = 1;
         }
         complete += pf->complete;
-        setf(pf->note, sizeof pf->note,
-             "steps: %llu with converted +1 exactly on a stop; turn walk: %llu positions with converted = turns, "
-             "%llu finishing routes with converted = turns - 1",
-             (unsigned long long)x.steps_ok, (unsigned long long)x.positions_ok, (unsigned long long)x.finished_ok);
+        if (pf->stepwalk)
+            notef(pf->note, sizeof pf->note, "steps: %llu with converted +1 exactly on a stop",
+                  (unsigned long long)x.steps_ok);
+        if (pf->turnwalk)
+            notef(pf->note, sizeof pf->note,
+                  "%sturn walk: %llu positions with converted = turns, %llu finishing routes with converted = "
+                  "turns - 1",
+                  pf->stepwalk ? "; " : "", (unsigned long long)x.positions_ok, (unsigned long long)x.finished_ok);
         pb_field_free(f);
         if (failed) break;
     }
