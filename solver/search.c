@@ -438,12 +438,42 @@ static void run_job(worker *w, job *jb, const pb_solve_turn *tu, const pb_positi
     free(q);
 }
 
+/* Free segments reachable from the ball along free segments: a bound on
+ * the steps left in the game. */
+static int reachable_segments(const pb_field *f, const pb_position *p) {
+    uint8_t *seen = calloc((size_t)f->nlattice, 1);
+    int16_t *stack = malloc(sizeof(int16_t) * (size_t)f->nlattice);
+    int n = 0, top = 0;
+    stack[top++] = p->ball;
+    seen[p->ball] = 1;
+    while (top) {
+        int i = stack[--top];
+        for (int d = 0; d < 8; d++) {
+            if (!pb_free(f, p, i, d)) continue;
+            int j = pb_step_to(f, i, d);
+            if (i < j) n++; /* both ends get expanded: count from the lower one */
+            if (!seen[j]) seen[j] = 1, stack[top++] = (int16_t)j;
+        }
+    }
+    free(seen);
+    free(stack);
+    return n;
+}
+
+/* The default table: small for endgames (a large sparse table costs page
+ * faults that would dominate a millisecond answer), PB_SOLVE_DEFAULT_HASH
+ * otherwise. */
+static size_t default_hash(const pb_field *f, const pb_position *p) {
+    int k = reachable_segments(f, p);
+    return k <= 48 ? (size_t)1 << 20 : k <= 96 ? (size_t)8 << 20 : PB_SOLVE_DEFAULT_HASH;
+}
+
 int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r) {
     memset(r, 0, sizeof *r);
     r->value = PB_UNKNOWN;
     r->best = -1;
     pb_tt tt;
-    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : PB_SOLVE_DEFAULT_HASH)) return -1;
+    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : default_hash(f, p))) return -1;
     shared sh;
     shared_init(&sh, f, &tt);
     sh.stop = o->stop;

@@ -21,7 +21,8 @@ enum { PB_LOSS = -1, PB_DRAW = 0, PB_WIN = 1, PB_UNKNOWN = -9 };
 
 typedef struct pb_solve_opts {
     int threads;                     /* OpenMP threads; 0 = 1 */
-    size_t hash_bytes;               /* table memory cap; 0 = PB_SOLVE_DEFAULT_HASH */
+    size_t hash_bytes;               /* table memory cap; 0 = by the free segments left
+                                        (1 MiB for an endgame ... PB_SOLVE_DEFAULT_HASH) */
     double time_limit;               /* seconds; 0 = none */
     volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
     FILE *progress;                  /* progress lines every ~2 s; NULL = none */

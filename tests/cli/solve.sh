@@ -55,6 +55,14 @@ contains "the line is a whole legal game" "status" "$o"
 g=$("$pb" solve --field 2,4,4 --record "$pv" --quiet)
 contains "the line ends the game" "the game is over" "$g"
 
+# A deep endgame of the international field: answered at once (well
+# within a second even on a loaded machine; typically milliseconds).
+endgame='e7-d8 d8-d7 d7-e6 e6-e7-d6 d6-d7-e7-f8 f8-e9 e9-d10 d10-e10 e10-f9 f9-f8-e8 e8-f9-e9-e8-d8-e9-d9 d9-e10-e9-f10 f10-e10-f11 f11-g12-g11 g11-f10-f11-g11-f12-f11-e11 e11-d12-c11 c11-d10-d9-e8-d7-c7 c7-d8-c8 c8-c7-c6 c6-d6-e6-f6 f6-e5 e5-e6-d5 d5-e5-f5 f5-f6-e7-e8-f7 f7-f6-g6 g6-f5-e6-f7-f8-g8 g8-f7-g6-g7 g7-g8-f9-f10-e11-f12-e12 e12-e11-d11 d11-e10-e11-d10-d11-e12-d12-d11-c12-c11-b12-a11-b10 b10-b9 b9-a10-b10-a9-b9-c8-d7-c6-d5-d6-e5-e4 e4-f5-g4 g4-g3 g3-f4 f4-e4-d3 d3-c2-b3 b3-b2-a3-b3-a4-b4 b4-c3 c3-d2-d3-c4 c4-b3-b4-c4-d5-e4-f3 f3-f2-g3-g2-f3-g4-f4-f3-g3-h4 h4-i3-h2-h3 h3-i4-h4-i5-h5 h5-g4-h3-h4-h5-g5 g5-f5-f4-g5-g4-h4-g5-g6-h5-h6 h6-i7-h7 h7-g7-f6-g5-h6-h7-i6-h6-g7-f8-g9 g9-g10 g10-h9'
+j=$("$pb" solve --field 2,8,10 --record "$endgame" --quiet --json --time-limit 5); st=$?
+check "(2;8;10) endgame solved" 0 "$st"
+r=$(echo "$j" | field "d['complete'] and d['seconds'] < 5")
+check "(2;8;10) endgame complete" "True" "$r"
+
 # SVG
 "$pb" solve --field 2,4,4 --quiet --svg pv.svg >/dev/null
 check "svg written" "1" "$(grep -c '<svg' pv.svg | head -1 | sed 's/^[1-9][0-9]*$/1/')"
