@@ -40,10 +40,12 @@
  * check this against an independent brute force (tests/ref_minimax.c).
  *
  * Parallelism: the first turns (one per mirror class) are jobs taken by the
- * threads in order; a thread that finds no job left helps on an unfinished
- * one ("lazy SMP" with a perturbed move order near the job's root), sharing
- * the table; the first thread to finish a job records its exact value and
- * the others abandon it.
+ * threads in order, sharing the table.  With opts.lazy_helpers a thread that
+ * finds no job left helps on an unfinished one ("lazy SMP" with a perturbed
+ * move order near the job's root); the first thread to finish a job records
+ * its exact value and the other abandons it.  Helpers are off by default:
+ * measured on the benchmark positions they slowed the job they joined
+ * (both threads then fight over the same table lines and best moves).
  */
 #include "search.h"
 
@@ -522,7 +524,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
                         j = k;
                         break;
                     }
-                if (j < 0) break;
+                if (j < 0 || !o->lazy_helpers) break;
                 helping = 1;
             }
             w->helper = helping ? id + 1 : 0;

@@ -27,6 +27,8 @@ typedef struct pb_solve_opts {
     volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
     FILE *progress;                  /* progress lines every ~2 s; NULL = none */
     int no_pv;                       /* skip the principal variation */
+    int lazy_helpers;                /* idle threads help on unfinished first turns
+                                        (off by default: measured slower) */
 } pb_solve_opts;
 
 #define PB_SOLVE_DEFAULT_HASH ((size_t)64 << 20)

@@ -174,12 +174,22 @@ static void test_triple_random(void **state) {
     assert_true((seen & 1) && (seen & 4));
 }
 
-/* Every first turn's value must not depend on threads or table size. */
+/* Every first turn's value must not depend on threads or table size, nor
+ * on helper threads joining (and abandoning) other threads' first turns. */
 static void same_values(const pb_field *f, const pb_position *p) {
-    pb_solve_result a, b, c;
+    pb_solve_result a, b, c, d;
     solve_value(f, p, 1, (size_t)64 << 20, &a);
     solve_value(f, p, 2, (size_t)64 << 20, &b);
     solve_value(f, p, 2, 1024, &c);
+    pb_solve_opts o = {0};
+    o.threads = 2;
+    o.hash_bytes = 1 << 16;
+    o.lazy_helpers = 1;
+    assert_int_equal(pb_solve(f, p, &o, &d), 0);
+    assert_int_equal(a.value, d.value);
+    assert_int_equal(a.nturns, d.nturns);
+    for (int i = 0; i < a.nturns; i++) assert_int_equal(a.turns[i].value, d.turns[i].value);
+    pb_solve_result_free(&d);
     assert_int_equal(a.value, b.value);
     assert_int_equal(a.value, c.value);
     assert_int_equal(a.nturns, b.nturns);
