@@ -38,7 +38,10 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "positions. The speed-up needs two idle cores: with a load average above 2 (other"
   echo "jobs running) the second thread gets no core of its own, and the speed-up column"
   echo "then measures the machine's load, not the search; compare the CPU seconds, which"
-  echo "show how much work each thread count does."
+  echo "show how much work each thread count does. On the tiny positions (under"
+  echo "0.1 s) the 1-thread run also pays the first page faults of the table memory"
+  echo "(the 2-thread run reuses it), so their speed-ups mean nothing; the speed-up"
+  echo "is bounded by the largest first-turn class (jobs are whole first turns)."
   echo
   echo '```'
   echo "$table"
