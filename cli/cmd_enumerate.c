@@ -90,12 +90,18 @@ static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result
                    "games: %Zd (Top wins %Zd, Bottom wins %Zd, draws %Zd)\n"
                    "positions: %Zd (depths 0..%d)\n",
                    res->nrows - 1, res->games, top, bottom, draws, res->positions, res->nrows - 1);
-    else
+    else {
+        const pb_enum_row *last = &res->rows[res->nrows - 1];
+        mpz_t going;
+        mpz_init(going);
+        mpz_sub(going, last->sequences, last->finished);
         gmp_printf("not complete: stopped at depth %d (--depth); games going on there: %Zd\n"
                    "games finished by depth %d: %Zd (Top wins %Zd, Bottom wins %Zd, draws %Zd)\n"
                    "positions: %Zd (depths 0..%d)\n",
-                   res->nrows - 1, res->rows[res->nrows - 1].sequences, res->nrows - 1, res->games, top, bottom,
-                   draws, res->positions, res->nrows - 1);
+                   res->nrows - 1, going, res->nrows - 1, res->games, top, bottom, draws, res->positions,
+                   res->nrows - 1);
+        mpz_clear(going);
+    }
     mpz_clears(top, bottom, draws, NULL);
 }
 
