@@ -29,7 +29,7 @@ typedef struct field_case {
  * the whole-game ones end within a few turns. */
 static const field_case cases[] = {
     {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, -1, 3},
-    {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW, -1, 3},
+    {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW, 4, 3},
     {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4, 4},
     {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW, -1, 3},
     {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_LOSS, -1, 3},
@@ -314,11 +314,11 @@ static void temp_path(char *buf, size_t len, const char *name) {
     snprintf(buf, len, "%s/pb-test-enum-%ld-%s.ckpt", P_tmpdir, (long)getpid(), name);
 }
 
-/* A run stopped at depth 2 and resumed to the end gives the rows of an
+/* A run stopped at depth 2 (of 3) and resumed to the end gives the rows of an
  * uninterrupted run; the checkpoint is removed once every game ended. */
 static void test_checkpoint_resume(void **state) {
     (void)state;
-    field_case c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW, -1, 0};
+    field_case c = {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, -1, 0};
     pb_field *f = case_field(&c);
     pb_position root;
     pb_position_start(f, &root, PB_TOP);
@@ -364,7 +364,7 @@ static pb_enum_status resume_from(const pb_field *f, const pb_position *root, co
 /* A missing, damaged, truncated or foreign checkpoint is refused. */
 static void test_bad_checkpoint(void **state) {
     (void)state;
-    field_case c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW, -1, 0};
+    field_case c = {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, -1, 0};
     field_case other = {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW, -1, 0};
     pb_field *f = case_field(&c), *g = case_field(&other);
     pb_position root, groot;
