@@ -5,6 +5,8 @@
  * the ball, column letters and row numbers; on request the odd nodes in red
  * (the book's figure 4).  Turns from index highlight_from on are drawn as a
  * continuation (the solver's principal variation) in a distinct style.
+ * The text diagram has no continuation style: it always shows the position
+ * the whole game reaches (g->pos), so a zeroed pb_diagram_opts is safe there.
  */
 #ifndef PB_DIAGRAM_H
 #define PB_DIAGRAM_H
@@ -14,8 +16,10 @@
 typedef struct pb_diagram_opts {
     int unicode;         /* text: box-drawing characters instead of ASCII */
     int odd;             /* mark odd nodes (red in SVG, 'o' / '•' in text) */
-    int highlight_from;  /* first turn drawn as continuation; <0 or >= nturns: none */
+    int highlight_from;  /* first turn drawn as continuation; <0 or >= nturns: none
+                            (SVG only; note that 0 makes every turn a continuation) */
     const char *title;   /* SVG caption, may be NULL */
+    int color;           /* text: ANSI colours, Top blue, Bottom red */
 } pb_diagram_opts;
 
 /* Both return a malloc'd NUL-terminated string. */

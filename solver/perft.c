@@ -18,7 +18,8 @@ static int add_u64(uint64_t *a, uint64_t b) {
 static int expand_one(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
     expand_ctx *x = c;
     x->row->overflow |= add_u64(&x->row->sequences, x->mult);
-    if (r->end != PB_END_NONE) x->row->overflow |= add_u64(&x->row->finished, x->mult);
+    if (r->end != PB_END_NONE)
+        x->row->overflow |= add_u64(&x->row->finished, x->mult);
     else pb_posset_add(x->next, f, after, x->mult);
     return 0;
 }

@@ -1,0 +1,33 @@
+/* triple.h - the triple rule set's extras beyond turn.h (RULES.md section 3).
+ *
+ * turn.h declares the two entry points every caller uses (pb_triple_foreach,
+ * pb_triple_play).  This header adds the small queries the counting code
+ * needs to tell a finished triple position from a live one without listing
+ * every ply, and the kick reflection used by the tests.
+ */
+#ifndef PB_TRIPLE_H
+#define PB_TRIPLE_H
+
+#include "turn.h"
+
+/* Longest route a kick chain can produce on field f: every kick draws at
+ * least one new segment and takes at most six steps. */
+static inline int pb_triple_max_route(const pb_field *f) { return 6 * f->nsegments + 8; }
+
+/* Does the player to move have a normal move (own goals included)? */
+int pb_triple_has_move(const pb_field *f, const pb_position *p);
+
+/* Does a free kick from the ball exist (some direction is legal)? */
+int pb_triple_has_kick(const pb_field *f, const pb_position *p);
+
+/* A position where the player to move is stuck and the opponent has no
+ * legal kick: the game is over, drawn, and pb_triple_foreach lists no ply. */
+static inline int pb_triple_finished(const pb_field *f, const pb_position *p) {
+    return !pb_triple_has_move(f, p) && !pb_triple_has_kick(f, p);
+}
+
+/* The direction of a kick after it hits a post: the vertical component
+ * flips (NE <-> SE, N <-> S, NW <-> SW; E and W stay). */
+static inline int pb_triple_reflect(int d) { return (8 - d) & 7; }
+
+#endif

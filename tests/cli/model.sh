@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# CLI tests of the game model commands: info, moves, perft, errors.
+set -u
+pb=$1
+fails=0
+check() { # name, expected, actual
+  if [ "$2" != "$3" ]; then echo "FAIL $1: expected [$2] got [$3]"; fails=$((fails+1)); else echo "ok   $1"; fi
+}
+contains() { # name, needle, haystack
+  case "$3" in *"$2"*) echo "ok   $1";; *) echo "FAIL $1: [$2] not in [$3]"; fails=$((fails+1));; esac
+}
+status() { "$@" >/dev/null 2>&1; echo $?; }
+
+# info
+j=$("$pb" info --field '(2;6;8)' --json)
+contains "info 2;6;8 nodes" '"nodes":69,"segments":192,"empty":36,"odd":32' "$j"
+j=$("$pb" info --field 2,8,10 --json)
+contains "info 2;8;10" '"nodes":105,"segments":316' "$j"
+j=$("$pb" info --rules hockey --json)
+contains "info hockey default" '"setback":1,"dead_end":"draw","nodes":99,"segments":302' "$j"
+t=$("$pb" info --field 2\;4\;6)
+contains "info text formula" "book formula 2(n1-1)+(n2-1)(n3-1)-1 = 16" "$t"
+
+# moves
+m=$("$pb" moves)
+check "moves from the centre" "8 turns" "$(echo "$m" | tail -1)"
+m=$("$pb" moves --field 2\;2\;2 --json)
+contains "moves (2;2;2) json count" '"count":14}' "$m"
+contains "moves (2;2;2) goal" '"outcome":"goal"' "$m"
+m=$("$pb" moves --record 'd6-e7 e7-e6')
+contains "moves after two turns: bounce off the centre" "e6-d6-c5" "$m"
+
+# perft: JSON shape and values
+p=$("$pb" perft --depth 3 --json)
+check "perft json" '{"depths":[{"depth":1,"sequences":8,"positions":8,"finished":0},{"depth":2,"sequences":56,"positions":56,"finished":0},{"depth":3,"sequences":570,"positions":498,"finished":0}]}' "$p"
+p=$("$pb" perft --field 2\;2\;2 --depth 1 --json)
+check "perft (2;2;2) 14" '{"depths":[{"depth":1,"sequences":14,"positions":10,"finished":4}]}' "$p"
+# perft from a record = sum over the turns of perft from each successor
+a=$("$pb" perft --record 'd6-e7' --depth 2 --json | sed 's/.*"depth":2,"sequences":\([0-9]*\).*/\1/')
+s=0
+for r in $("$pb" moves --record 'd6-e7' | awk 'NR>1 && $2=="stop" {print $1}'); do
+  n=$("$pb" perft --record "d6-e7 $r" --depth 1 --json | sed 's/.*"sequences":\([0-9]*\).*/\1/')
+  s=$((s+n))
+done
+check "perft(2) = sum of perft(1) of successors" "$a" "$s"
+
+# bad input: one line on stderr, exit 2
+for args in "--field 2;5;8" "--field 8;6;8" "--field 2;6" "--rules chess" "--bogus" "--depth x" \
+            "--record d6-e7-f8" "--record d6-e7 --field 2;6;8 --setback 1" "--rules hockey --setback 5 --field 2;8;10" \
+            "--record-file /nonexistent/file"; do
+  # shellcheck disable=SC2086
+  err=$("$pb" info $args 2>&1 >/dev/null; echo "status=$?")
+  [ "$args" = "--record d6-e7-f8" ] && err=$("$pb" moves $args 2>&1 >/dev/null; echo "status=$?")
+  [ "$args" = "--record-file /nonexistent/file" ] && err=$("$pb" moves $args 2>&1 >/dev/null; echo "status=$?")
+  lines=$(printf '%s\n' "$err" | wc -l)
+  contains "bad input '$args' exits 2" "status=2" "$err"
+  check "bad input '$args' one line" "2" "$lines"
+  contains "bad input '$args' names itself" "paperball: " "$err"
+done
+e=$("$pb" info --field '2;5;8' 2>&1)
+check "odd size message" "paperball: bad field (2;5;8): goal, width and length must all be even" "$e"
+e=$("$pb" info --field '8;6;8' 2>&1)
+check "wide goal message" "paperball: bad field (8;6;8): the goal (8) is wider than the field (6)" "$e"
+e=$("$pb" moves --record 'd6-e7 e7-d6' 2>&1)
+check "illegal move message" "paperball: move 2: segment e7-d6 is already drawn" "$e"
+check "unknown command" 2 "$(status "$pb" frobnicate)"
+check "no command" 2 "$(status "$pb")"
+check "help" 0 "$(status "$pb" --help)"
+for c in info show moves perft bench; do
+  check "$c --help" 0 "$(status "$pb" $c --help)"
+done
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]

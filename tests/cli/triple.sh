@@ -1,0 +1,56 @@
+# triple.sh - the triple rule set through the command line (issue 3):
+# info, moves (the 306 first moves of RULES.md), perft against the sum of
+# `moves` over the first moves, and the triple field rule (W <= L).
+# Usage: bash triple.sh /path/to/paperball   (run from a scratch directory)
+set -u
+PB=$1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# info
+out=$("$PB" info --rules triple) || fail "info --rules triple exited $?"
+echo "$out" | grep -q 'triple (2;6;8)' || fail "info does not name the field: $out"
+
+# moves: one line per route, then the count
+"$PB" moves --rules triple > moves.txt || fail "moves --rules triple exited $?"
+routes=$(grep -cE '^[a-g][0-9]+(-[a-g][0-9]+){3} +stop$' moves.txt)
+[ "$routes" = 306 ] || fail "moves --rules triple: $routes four-node routes, expected 306 (RULES.md)"
+[ "$(tail -n 1 moves.txt)" = "306 turns" ] || fail "moves --rules triple: last line '$(tail -n 1 moves.txt)'"
+distinct=$(grep -E '^[a-g][0-9]+-' moves.txt | awk '{print $1}' | sort -u | wc -l)
+[ "$distinct" = 306 ] || fail "moves --rules triple: $distinct distinct routes"
+grep -vE '^(Top to move from the ball|[a-g][0-9]+(-[a-g][0-9]+){3} +stop|306 turns)$' moves.txt > odd.txt
+[ -s odd.txt ] && fail "moves --rules triple: unexpected lines: $(head -n 3 odd.txt)"
+
+# perft: depth 1 = the number of moves; depth 2 = the sum, over the first
+# moves, of the moves listed after each (a second path through the code).
+"$PB" perft --rules triple --depth 2 --json > perft.json || fail "perft --rules triple exited $?"
+p1=$(grep -oE '"depth":1,"sequences":[0-9]+' perft.json | grep -oE '[0-9]+$')
+p2=$(grep -oE '"depth":2,"sequences":[0-9]+' perft.json | grep -oE '[0-9]+$')
+[ "$p1" = "$routes" ] || fail "perft depth 1 is '$p1', moves lists $routes"
+sum=0
+for r in $(awk '/^[a-g][0-9]+-/ {print $1}' moves.txt); do
+    n=$("$PB" moves --rules triple --record "$r" | tail -n 1 | awk '{print $1}')
+    sum=$((sum + n))
+done
+[ "$p2" = "$sum" ] || fail "perft depth 2 is '$p2', the moves after each first move add up to $sum"
+"$PB" perft --rules triple --depth 2 > perft.txt || fail "perft (text) exited $?"
+grep -qE "^ +2 +$sum " perft.txt || fail "perft text output lacks depth 2 = $sum: $(cat perft.txt)"
+
+# A field wider than long is not a triple field: exit 2, one line.
+for cmd in info moves perft; do
+    "$PB" $cmd --rules triple --field 2,8,6 > out.txt 2> err.txt
+    rc=$?
+    [ "$rc" = 2 ] || fail "$cmd --rules triple --field 2,8,6 exited $rc, expected 2"
+    [ "$(wc -l < err.txt)" = 1 ] || fail "$cmd W > L: expected one line on stderr, got: $(cat err.txt)"
+    grep -q '^paperball: .*triple' err.txt || fail "$cmd W > L: message '$(cat err.txt)'"
+    [ -s out.txt ] && fail "$cmd W > L: wrote to stdout: $(head -n 2 out.txt)"
+done
+# ... while the same field is fine for book, and a square one for triple.
+"$PB" info --rules book --field 2,8,6 > /dev/null || fail "book (2;8;6) refused"
+"$PB" info --rules triple --field 2,6,6 > /dev/null || fail "triple (2;6;6) refused"
+
+if [ "$failures" -gt 0 ]; then
+    echo "$failures check(s) failed"
+    exit 1
+fi
+echo "triple CLI: all checks passed (306 moves, perft(2) = $sum)"

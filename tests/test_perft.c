@@ -1,0 +1,99 @@
+/* test_perft.c - perft and positions per depth, cross-checked against the
+ * naive reference (tests/ref_perft.c), and mirror invariance. */
+#include "perft.h"
+#include "ref_perft.h"
+#include "test_support.h"
+
+typedef struct perft_case {
+    pb_rules rules;
+    int g, w, l, s;
+    pb_dead_end de;
+    int depth;
+} perft_case;
+
+static void cross_check(const perft_case *c) {
+    pb_field *f = ts_field(c->rules, c->g, c->w, c->l, c->s, c->de);
+    pb_position p;
+    pb_position_start(f, &p, PB_TOP);
+    pb_perft_row rows[16];
+    ref_counts ref[16];
+    int n = pb_perft(f, &p, c->depth, rows);
+    ref_perft(c->rules == PB_RULES_HOCKEY, c->g, c->w, c->l, c->s, c->de == PB_DEAD_END_LOSS, c->depth, ref);
+    for (int d = 1; d <= c->depth; d++) {
+        uint64_t seq = d <= n ? rows[d - 1].sequences : 0, pos = d <= n ? rows[d - 1].positions : 0;
+        uint64_t fin = d <= n ? rows[d - 1].finished : 0;
+        if (seq != ref[d - 1].sequences || pos != ref[d - 1].positions || fin != ref[d - 1].finished)
+            fail_msg("%s (%d;%d;%d) S=%d depth %d: fast %llu/%llu/%llu, naive %llu/%llu/%llu", pb_rules_name(c->rules),
+                     c->g, c->w, c->l, c->s, d, (unsigned long long)seq, (unsigned long long)pos,
+                     (unsigned long long)fin, (unsigned long long)ref[d - 1].sequences,
+                     (unsigned long long)ref[d - 1].positions, (unsigned long long)ref[d - 1].finished);
+        assert_int_equal(pb_perft_dfs(f, &p, d), ref[d - 1].sequences);
+        assert_int_equal(p.hash, pb_position_hash_full(f, &p));
+    }
+    pb_field_free(f);
+}
+
+static void test_first_turns(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW);
+    pb_position p;
+    pb_position_start(f, &p, PB_TOP);
+    assert_int_equal(pb_perft_dfs(f, &p, 1), 8);
+    pb_field_free(f);
+    f = ts_field(PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW);
+    pb_position_start(f, &p, PB_TOP);
+    assert_int_equal(pb_perft_dfs(f, &p, 1), 14);
+    pb_field_free(f);
+}
+
+static void test_against_naive(void **state) {
+    (void)state;
+    static const perft_case cases[] = {
+        {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, 4},
+        {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4},
+        {PB_RULES_BOOK, 2, 2, 6, 0, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_BOOK, 4, 4, 2, 0, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW, 4},
+        {PB_RULES_HOCKEY, 2, 4, 4, 1, PB_DEAD_END_DRAW, 1},
+        {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_LOSS, 3},
+        {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4},
+        {PB_RULES_HOCKEY, 2, 6, 6, 2, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_HOCKEY, 2, 8, 10, 1, PB_DEAD_END_DRAW, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) cross_check(&cases[i]);
+}
+
+/* A position reached by some turns, and its three mirror images, have the
+ * same perft at every depth (tb swaps the players, which the rules allow). */
+static void test_mirror_invariance(void **state) {
+    (void)state;
+    const char *records[] = {"d6-e7 e7-e8 e8-d8 d8-c7", "d6-c5 c5-b4 b4-a3-b2-c3", "d6-d7"};
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW);
+    for (size_t k = 0; k < sizeof records / sizeof records[0]; k++) {
+        pb_game g;
+        char err[200];
+        if (pb_record_parse(f, records[k], &g, err, sizeof err)) fail_msg("%s: %s", records[k], err);
+        uint64_t base[4];
+        for (int d = 1; d <= 3; d++) base[d] = pb_perft_dfs(f, &g.pos, d);
+        assert_true(base[3] > base[1]);
+        for (int m = 1; m < 4; m++) {
+            pb_position q;
+            pb_position_mirror(f, &g.pos, &q, m & 1, m >> 1);
+            assert_int_equal(q.hash, pb_position_hash_full(f, &q));
+            if (m == 1 && k < 2) assert_int_not_equal(q.hash, g.pos.hash); /* "d6-d7" is its own lr image */
+            for (int d = 1; d <= 3; d++) assert_int_equal(pb_perft_dfs(f, &q, d), base[d]);
+        }
+        pb_game_free(&g);
+    }
+    pb_field_free(f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_first_turns),
+        cmocka_unit_test(test_against_naive),
+        cmocka_unit_test(test_mirror_invariance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
