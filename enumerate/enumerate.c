@@ -67,7 +67,7 @@ typedef struct run {
     const pb_field *f;
     const pb_enum_options *o;
     const pb_enum_visitor *visit;
-    int kw, threads, triple;
+    int kw, threads;
     pb_fmem mem;
     pb_frontier *cur, *next;
     int depth;                  /* the depth of cur */
@@ -133,8 +133,10 @@ static int any_route(void *c, const pb_field *f, pb_position *after, const pb_ro
     return 1;
 }
 
-/* A triple position whose mover is stuck and whose opponent has no kick:
- * the rules yield no route at all, and the game is over (a draw). */
+/* A position from which the rules yield no route at all: in triple, the
+ * mover is stuck and the opponent has no kick, so the game is over (a
+ * draw).  Only a root can be such a position: a ply leading to one ends
+ * the game itself (PB_END_NO_KICK). */
 static int stuck(const pb_field *f, pb_position *p) {
     return pb_routes_foreach(f, p, any_route, NULL) == 0;
 }
@@ -147,9 +149,10 @@ static int on_route(void *c, const pb_field *f, pb_position *after, const pb_rou
     pb_enum_outcome k;
     if (r->end != PB_END_NONE) {
         k = pb_enum_classify(r);
-    } else if (R->triple && stuck(f, after)) {
-        k = PB_OUT_KICK_DRAW;
     } else {
+        /* The game goes on.  (A triple ply that leaves the mover stuck with
+         * no kick is marked PB_END_NO_KICK by the model, so every successor
+         * stored here has a route.) */
         uint64_t key[PB_MAX_WORDS + 1];
         pb_position_pack(f, after, key);
         if (pb_frontier_add(R->next, key, pb_frontier_hash(key, R->kw), x->mult) < 0) {
@@ -305,7 +308,6 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
     R.o = o;
     R.visit = o->visit;
     R.kw = f->nwords + 1;
-    R.triple = f->spec.rules == PB_RULES_TRIPLE;
     R.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     R.mem.budget = o->memory;
     R.t0 = omp_get_wtime();
@@ -350,7 +352,7 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
         pb_enum_row *r0 = &res->rows[0];
         mpz_set_ui(r0->sequences, 1);
         pb_position p = *root;
-        if (R.triple && stuck(f, &p)) {
+        if (stuck(f, &p)) {
             /* The game is over before any turn: a finished game of depth 0. */
             mpz_set_ui(r0->outcome[PB_OUT_KICK_DRAW], 1);
             mpz_set_ui(r0->finished, 1);

@@ -38,15 +38,17 @@ typedef enum {
     PB_OUT_DEAD_END_TOP,      /* Top's turn ends in a dead end and Top loses (book; hockey --dead-end loss) */
     PB_OUT_DEAD_END_BOTTOM,   /* the same for Bottom */
     PB_OUT_DEAD_END_DRAW,     /* a dead end that is a draw (hockey, default) */
-    PB_OUT_KICK_DRAW,         /* triple: a PB_END_NO_KICK route, or a route after which the
-                                 player to move is stuck and the opponent has no free kick */
+    PB_OUT_KICK_DRAW,         /* triple: a PB_END_NO_KICK ply (the player to move is then stuck
+                                 and the opponent has no free kick), or a root with no ply */
     PB_OUT_COUNT
 } pb_enum_outcome;
 
 /* Short names for the outcome columns ("goal_top", ...). */
 const char *pb_enum_outcome_name(pb_enum_outcome k);
 
-/* The outcome of a finishing route r (r->end != PB_END_NONE). */
+/* The outcome of a finishing route r (r->end != PB_END_NONE): GOAL by the
+ * mover and the loser, DEAD_END by the loser (PB_NOBODY: a draw), and
+ * NO_KICK (any other end) a kick draw. */
 pb_enum_outcome pb_enum_classify(const pb_route *r);
 
 /* One depth.  Row d describes the positions after exactly d turns and the
@@ -74,9 +76,10 @@ typedef struct pb_enum_row {
  * finish: once per pair (distinct position `before` of F(depth-1), route r
  *   from it that ends the game); the game ends at `depth`, mult = m(before)
  *   games end this way.  after = the position after the route (for a goal
- *   or dead end: with the last segment drawn).  outcome says how it ended
- *   (for PB_OUT_KICK_DRAW r->end may be PB_END_NONE: the route itself went
- *   on, but its successor has no route at all).
+ *   or dead end: with the last segment drawn).  outcome is
+ *   pb_enum_classify(r).  One exception: a root with no ply at all (a
+ *   finished triple position) is reported once with depth 0, before ==
+ *   after == root and a one-node route with end PB_END_NO_KICK.
  * Positions passed are the enumerator's own: do not keep pointers to them. */
 typedef struct pb_enum_visitor {
     int (*position)(void *ctx, int thread, const pb_field *f, const pb_position *p, int depth, mpz_srcptr mult);

@@ -75,6 +75,7 @@ typedef struct walker {
 } walker;
 
 static void turn(walker *w, pb_position *p, int depth);
+static void triple_turn(walker *w, pb_position *p, int depth);
 
 static void arrive(walker *w, pb_position *p, int depth) {
     uint64_t k[PB_MAX_WORDS + 1];
@@ -82,7 +83,10 @@ static void arrive(walker *w, pb_position *p, int depth) {
     set_put(&w->sets[depth], k);
     set_put(&w->all, k);
     if (depth > w->reached) w->reached = depth;
-    if (depth < w->max_depth) turn(w, p, depth);
+    if (depth < w->max_depth) {
+        if (w->f->spec.rules == PB_RULES_TRIPLE) triple_turn(w, p, depth);
+        else turn(w, p, depth);
+    }
 }
 
 /* Every continuation of the turn that began at depth (ball mid-turn). */
@@ -145,9 +149,41 @@ static uint64_t classes(const pb_field *f, const ref_set *s, int full) {
     return n;
 }
 
+/* Triple: the plies come from the game model's pb_routes_foreach (its
+ * own search); the bookkeeping is this file's. */
+typedef struct ply_ctx {
+    walker *w;
+    int depth;
+} ply_ctx;
+
+static int ref_ply(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    (void)f;
+    ply_ctx *x = c;
+    walker *w = x->w;
+    ref_enum_row *row = &w->rows[x->depth + 1];
+    row->sequences++;
+    if (x->depth + 1 > w->reached) w->reached = x->depth + 1;
+    if (r->end == PB_END_NONE) {
+        arrive(w, after, x->depth + 1);
+        return 0;
+    }
+    int k;
+    row->finished++;
+    if (r->end == PB_END_GOAL)
+        k = r->mover == PB_TOP ? (r->loser == PB_TOP ? 2 : 0) : (r->loser == PB_BOTTOM ? 3 : 1);
+    else if (r->end == PB_END_DEAD_END) k = r->loser == PB_NOBODY ? 6 : r->loser == PB_TOP ? 4 : 5;
+    else k = 7;
+    row->outcome[k]++;
+    return 0;
+}
+
+static void triple_turn(walker *w, pb_position *p, int depth) {
+    ply_ctx x = {w, depth};
+    pb_routes_foreach(w->f, p, ref_ply, &x);
+}
+
 int ref_enum(const pb_field *f, const pb_position *root, int max_depth, ref_enum_row *rows, int rowcap,
              uint64_t *distinct_all) {
-    assert(f->spec.rules != PB_RULES_TRIPLE);
     assert(max_depth >= 0 && max_depth < rowcap);
     walker w = {f, max_depth, 0, calloc((size_t)rowcap, sizeof(ref_set)), {0}, rows};
     memset(rows, 0, sizeof(ref_enum_row) * (size_t)rowcap);

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "position.h"
+#include "turn.h"
 
 typedef struct ref_enum_row {
     uint64_t positions;      /* distinct positions after d turns, game going on */
@@ -15,9 +15,10 @@ typedef struct ref_enum_row {
     uint64_t outcome[8];     /* indexed like pb_enum_outcome */
 } ref_enum_row;
 
-/* Book and hockey only.  Depth-first over single steps (pb_step) from
- * root, every sequence walked separately (no sharing), positions put in
- * one plain hash set per depth.  Fills rows[0 .. max_depth] (rowcap of
+/* Depth-first from root, every sequence walked separately (no sharing),
+ * positions put in one plain hash set per depth.  Book and hockey turns
+ * are walked step by step (pb_step); triple plies come from the game
+ * model's pb_routes_foreach.  (A root with no ply is not handled.)  Fills rows[0 .. max_depth] (rowcap of
  * them must exist) and returns the number of rows, i.e. the last depth
  * reached + 1.  *distinct_all receives the number of distinct positions
  * over all depths together. */
