@@ -14,8 +14,8 @@ static void progress(void *ctx, const pb_enum_progress *pr) {
     (void)ctx;
     double mib = (double)pr->memory / (1024.0 * 1024.0);
     if (pr->finished_depth)
-        fprintf(stderr, "enumerate: depth %d done: %llu positions, %.1f s, memory %.1f MiB\n", pr->depth,
-                (unsigned long long)pr->positions, pr->seconds, mib);
+        fprintf(stderr, "enumerate: depth %d done: %llu positions (%.0f of depth %d expanded per s), %.1f s, memory %.1f MiB\n",
+                pr->depth, (unsigned long long)pr->positions, pr->rate, pr->depth - 1, pr->seconds, mib);
     else
         fprintf(stderr, "enumerate: depth %d: %llu/%llu expanded (%.0f/s), %llu positions so far, %.1f s, memory %.1f MiB\n",
                 pr->depth, (unsigned long long)pr->done, (unsigned long long)pr->total, pr->rate,

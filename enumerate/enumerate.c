@@ -73,6 +73,7 @@ typedef struct run {
     int depth;                  /* the depth of cur */
     atomic_int stop;
     atomic_ullong done;
+    uint64_t expanded;          /* positions of the depth expanded last */
     thread_acc *acc;
     double t0, tpass, tlast;
 } run;
@@ -176,9 +177,11 @@ static void report(run *R, int finished_depth) {
     pb_enum_progress pr;
     pr.depth = finished_depth ? R->depth : R->depth + 1;
     pr.finished_depth = finished_depth;
-    pr.total = pb_frontier_size(R->cur);
+    /* After a finished depth cur is already F(depth); the pass that built
+     * it expanded R->expanded positions.  Within a pass, a racy read of the
+     * shard sizes is good enough for a progress line. */
+    pr.total = finished_depth ? R->expanded : pb_frontier_size(R->cur);
     pr.done = finished_depth ? pr.total : atomic_load(&R->done);
-    /* A racy read of the shard sizes is good enough for a progress line. */
     pr.positions = pb_frontier_size(finished_depth ? R->cur : R->next);
     pr.seconds = now - R->t0;
     pr.rate = now > R->tpass ? (double)pr.done / (now - R->tpass) : 0;
@@ -406,6 +409,7 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
             res->complete = rd->positions == 0;
             break;
         }
+        R.expanded = rd->positions;
         pb_frontier_free(R.cur);
         R.cur = R.next;
         R.next = NULL;
