@@ -146,10 +146,10 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
     for (int sh = 0; sh < PB_FRONTIER_SHARDS; sh++) {
         const pb_fshard *h = &fr->shard[sh];
         for (size_t i = 0; i < h->cap; i++) {
-            if (!h->cnt[i]) continue;
+            if (!pb_frontier_used(fr, h, i)) continue;
             const uint64_t *key = pb_frontier_key(fr, h, i);
             for (int j = 0; j < kw; j++) put_u(&s, key[j], 8);
-            put_count(&s, pb_frontier_count(h, i));
+            put_count(&s, pb_frontier_count(fr, h, i));
         }
     }
     uint64_t sum = s.sum;

@@ -127,6 +127,10 @@ typedef struct route_ctx {
     const pb_position *before;
     pb_fcount mult;
     mpz_srcptr multz;
+    /* Routes of this position in all, and by outcome: multiplied by m(p)
+     * once after the position (one GMP operation per counter, not per
+     * route). */
+    uint64_t nroutes, nout[PB_OUT_COUNT];
 } route_ctx;
 
 static int any_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
@@ -146,7 +150,7 @@ static int on_route(void *c, const pb_field *f, pb_position *after, const pb_rou
     route_ctx *x = c;
     run *R = x->R;
     if (atomic_load_explicit(&R->stop, memory_order_relaxed)) return 1;
-    pb_fcount_add_to(x->a->seq, x->mult);
+    x->nroutes++;
     pb_enum_outcome k;
     if (r->end != PB_END_NONE) {
         k = pb_enum_classify(r);
@@ -162,7 +166,7 @@ static int on_route(void *c, const pb_field *f, pb_position *after, const pb_rou
         }
         return 0;
     }
-    pb_fcount_add_to(x->a->out[k], x->mult);
+    x->nout[k]++;
     if (R->visit && R->visit->finish &&
         R->visit->finish(R->visit->ctx, x->thread, f, x->before, after, r, k, R->depth + 1, x->multz)) {
         atomic_store(&R->stop, STOP_VISITOR);
@@ -190,6 +194,19 @@ static void report(run *R, int finished_depth) {
     R->tlast = now;
 }
 
+/* acc += m * n */
+static void add_times(mpz_t acc, mpz_srcptr m, uint64_t n) {
+    if (n <= ULONG_MAX) {
+        mpz_addmul_ui(acc, m, (unsigned long)n);
+    } else {
+        mpz_t t;
+        mpz_init(t);
+        mpz_import(t, 1, -1, sizeof n, 0, 0, &n);
+        mpz_addmul(acc, m, t);
+        mpz_clear(t);
+    }
+}
+
 /* One parallel pass over F(d): the classes of depth d, the position
  * visitor, and (expand) the routes that build F(d+1) into R->next. */
 static void pass(run *R, int expand) {
@@ -206,10 +223,10 @@ static void pass(run *R, int expand) {
         for (int s = 0; s < PB_FRONTIER_SHARDS; s++) {
             const pb_fshard *sh = &R->cur->shard[s];
             for (size_t i = 0; i < sh->cap; i++) {
-                if (!sh->cnt[i]) continue;
+                if (!pb_frontier_used(R->cur, sh, i)) continue;
                 if (atomic_load_explicit(&R->stop, memory_order_relaxed)) break;
                 const uint64_t *key = pb_frontier_key(R->cur, sh, i);
-                pb_fcount m = pb_frontier_count(sh, i);
+                pb_fcount m = pb_frontier_count(R->cur, sh, i);
                 count_classes(R, key, a);
                 if (!R->visit && !expand) continue;
                 pb_position_unpack(f, key, &p);
@@ -227,8 +244,16 @@ static void pass(run *R, int expand) {
                     }
                 }
                 if (!expand) continue;
-                route_ctx x = {R, a, t, &p, m, mz};
+                route_ctx x = {R, a, t, &p, m, mz, 0, {0}};
                 pb_routes_foreach(f, &p, on_route, &x);
+                if (!mz) {
+                    mpz_set_ui(a->mult, 0);
+                    pb_fcount_add_to(a->mult, m);
+                    mz = a->mult;
+                }
+                add_times(a->seq, mz, x.nroutes);
+                for (int k = 0; k < PB_OUT_COUNT; k++)
+                    if (x.nout[k]) add_times(a->out[k], mz, x.nout[k]);
             }
             atomic_fetch_add(&R->done, sh->size);
             if (t == 0 && expand && omp_get_wtime() - R->tlast >= every) report(R, 0);
@@ -320,7 +345,7 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
         mpz_init(R.acc[t].mult);
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R.acc[t].out[k]);
     }
-    uint64_t small_max = o->small_max ? o->small_max : PB_FRONTIER_SPILL - 1;
+    uint64_t small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
     uint64_t root_key[PB_MAX_WORDS + 1];
     pb_position_pack(f, root, root_key);
     pb_enum_status st = PB_ENUM_OK;

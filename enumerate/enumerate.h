@@ -110,7 +110,7 @@ typedef struct pb_enum_options {
     void (*progress)(void *ctx, const pb_enum_progress *pr);
     void *progress_ctx;
     double progress_every;   /* seconds between progress reports within a depth (0: 2 s) */
-    uint64_t small_max;      /* tests only: counts above it are kept in GMP (0: 2^63 - 1) */
+    uint64_t small_max;      /* tests only: counts above it are kept in GMP (0: 2^55 - 1) */
 } pb_enum_options;
 
 /* Default options: every depth, default threads, no budget, no checkpoint. */

@@ -8,15 +8,21 @@
  *
  * so membership never rests on a hash.  The hash (pb_frontier_hash, a mix of
  * the key words) picks the shard from its top bits and the first slot from
- * its low bits; shards are open-addressing tables with linear probing.
+ * its low bits; shards are open-addressing tables with linear probing.  A
+ * slot is kw + 1 consecutive words, the count word then the key, so that a
+ * lookup touches one cache line, not two:
  *
- * Counts are compact: a slot's count word is
+ *   slot i:  [ count word | key[0] .. key[kw-1] ]
  *
- *   0                  the slot is empty (a stored count is always >= 1)
- *   1 .. small_max     the count itself
- *   bit 63 | i         the count is the big integer spill[i] of the shard
+ * Counts are compact.  A used slot's count word is
  *
- * small_max is at most 2^63 - 1; tests lower it to exercise the spill path.
+ *   bit 63      spill: the count is the big integer spill[value] of the shard
+ *   bits 55-62  tag: 8 bits of the key's hash, so that a probe rarely has to
+ *               compare a whole key that is not the one looked for
+ *   bits 0-54   value: the count itself (1 .. small_max), or the spill index
+ *
+ * and an empty slot's word is 0 (a stored count is always >= 1).  small_max
+ * is at most 2^55 - 1; tests lower it to exercise the spill path.
  *
  * Memory: every allocation of a table or a spill is charged to a shared
  * pb_fmem before it is made; an insertion that would exceed the budget is
@@ -36,6 +42,8 @@
 #define PB_FRONTIER_SHARD_BITS 10
 #define PB_FRONTIER_SHARDS (1 << PB_FRONTIER_SHARD_BITS)
 #define PB_FRONTIER_SPILL (1ULL << 63)
+#define PB_FRONTIER_TAG_SHIFT 55
+#define PB_FRONTIER_VALUE ((1ULL << PB_FRONTIER_TAG_SHIFT) - 1)
 
 /* Memory shared by the frontiers of one enumeration. */
 typedef struct pb_fmem {
@@ -48,8 +56,7 @@ typedef struct pb_fmem {
 typedef struct pb_fshard {
     omp_lock_t lock;
     size_t size, cap;       /* entries, slots (a power of two, or 0) */
-    uint64_t *keys;         /* cap * kw words */
-    uint64_t *cnt;          /* count words, see above */
+    uint64_t *slots;        /* cap * (kw + 1) words */
     mpz_t *spill;           /* big counts */
     size_t nspill, capspill;
 } pb_fshard;
@@ -84,14 +91,21 @@ int pb_frontier_contains(const pb_frontier *fr, const uint64_t *key, uint64_t h)
 /* The number of entries (sums the shards: call between passes). */
 uint64_t pb_frontier_size(const pb_frontier *fr);
 
-/* Slot access for iteration: slot i of shard s is used iff cnt[i] != 0. */
-static inline const uint64_t *pb_frontier_key(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
-    return sh->keys + i * (size_t)fr->kw;
+/* Slot access for iteration: slot i of a shard is used iff its count
+ * word is not 0. */
+static inline const uint64_t *pb_frontier_slot(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    return sh->slots + i * (size_t)(fr->kw + 1);
 }
-static inline pb_fcount pb_frontier_count(const pb_fshard *sh, size_t i) {
-    uint64_t c = sh->cnt[i];
-    pb_fcount r = {c, NULL};
-    if (c & PB_FRONTIER_SPILL) r.big = sh->spill[c & ~PB_FRONTIER_SPILL], r.small = 0;
+static inline int pb_frontier_used(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    return pb_frontier_slot(fr, sh, i)[0] != 0;
+}
+static inline const uint64_t *pb_frontier_key(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    return pb_frontier_slot(fr, sh, i) + 1;
+}
+static inline pb_fcount pb_frontier_count(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    uint64_t c = pb_frontier_slot(fr, sh, i)[0];
+    pb_fcount r = {c & PB_FRONTIER_VALUE, NULL};
+    if (c & PB_FRONTIER_SPILL) r.big = sh->spill[c & PB_FRONTIER_VALUE], r.small = 0;
     return r;
 }
 
