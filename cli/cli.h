@@ -38,6 +38,14 @@ pb_field *pb_cli_field(const pb_opts *o);
  * the error. */
 int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g);
 
+/* The common start of a subcommand: answers --help with `usage` and the
+ * common options, parses the options, builds the field and (when g is not
+ * NULL) loads the game.  Returns PB_CLI_GO when the command should go on
+ * (then *f is to be freed with pb_field_free, g with pb_game_free), or the
+ * exit status to return at once. */
+#define PB_CLI_GO (-1)
+int pb_cli_begin(int argc, char **argv, const char *usage, pb_opts *o, pb_field **f, pb_game *g);
+
 /* "paperball: <message>" on stderr; returns status. */
 int pb_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -4,17 +4,14 @@
 #include "cli.h"
 
 int cmd_info(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball info [--rules R] [--field G;W;L] [--setback S] [--json]\n\n"
-             "Prints the figures of a field at the start: nodes, legal segments, empty nodes\n"
-             "(N of the book), odd nodes, inner and boundary nodes, goal nodes and posts.\n");
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
     pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    pb_field *f = pb_cli_field(&o);
-    if (!f) return PB_EXIT_USAGE;
+    pb_field *f;
+    int rc = pb_cli_begin(argc, argv,
+                          "usage: paperball info [--rules R] [--field G;W;L] [--setback S] [--json]\n\n"
+             "Prints the figures of a field at the start: nodes, legal segments, empty nodes\n"
+             "(N of the book), odd nodes, inner and boundary nodes, goal nodes and posts.\n",
+                          &o, &f, NULL);
+    if (rc != PB_CLI_GO) return rc;
     char desc[128], cn[8];
     int goals = 0, posts = 0;
     for (int i = 0; i < f->nlattice; i++) {

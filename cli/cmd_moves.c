@@ -51,22 +51,15 @@ static int print_route(void *c, const pb_field *f, pb_position *after, const pb_
 }
 
 int cmd_moves(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball moves [options] [RECORD-FILE]\n\n"
-             "Lists every legal turn (route) from the position reached by the game record\n"
-             "(default: the start), with its outcome: stop, goal, own goal, dead end.\n");
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
     pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    pb_field *f = pb_cli_field(&o);
-    if (!f) return PB_EXIT_USAGE;
+    pb_field *f;
     pb_game g;
-    if (pb_cli_game(&o, f, &g)) {
-        pb_field_free(f);
-        return PB_EXIT_USAGE;
-    }
+    int rc = pb_cli_begin(argc, argv,
+                          "usage: paperball moves [options] [RECORD-FILE]\n\n"
+             "Lists every legal turn (route) from the position reached by the game record\n"
+             "(default: the start), with its outcome: stop, goal, own goal, dead end.\n",
+                          &o, &f, &g);
+    if (rc != PB_CLI_GO) return rc;
     char res[96];
     list_ctx x = {o.json, 0, malloc(16 * (size_t)f->nsegments + 64), 16 * (size_t)f->nsegments + 64};
     if (g.end != PB_END_NONE) {

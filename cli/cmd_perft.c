@@ -7,23 +7,16 @@
 #include "cli.h"
 
 int cmd_perft(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball perft [options] [--depth D] [RECORD-FILE]\n\n"
+    pb_opts o;
+    pb_field *f;
+    pb_game g;
+    int rc = pb_cli_begin(argc, argv,
+                          "usage: paperball perft [options] [--depth D] [RECORD-FILE]\n\n"
              "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
              "exactly d turns from the position, and positions(d), the distinct positions\n"
-             "after d turns where the game goes on (RULES.md section 4).\n");
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
-    pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    pb_field *f = pb_cli_field(&o);
-    if (!f) return PB_EXIT_USAGE;
-    pb_game g;
-    if (pb_cli_game(&o, f, &g)) {
-        pb_field_free(f);
-        return PB_EXIT_USAGE;
-    }
+             "after d turns where the game goes on (RULES.md section 4).\n",
+                          &o, &f, &g);
+    if (rc != PB_CLI_GO) return rc;
     int depth = o.depth >= 0 ? o.depth : 3;
     pb_perft_row *rows = calloc((size_t)depth + 1, sizeof *rows);
     int n = g.end == PB_END_NONE ? pb_perft(f, &g.pos, depth, rows) : 0;

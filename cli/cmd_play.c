@@ -1,7 +1,238 @@
-/* cmd_play.c - `paperball play`: not written yet. */
+/* cmd_play.c - `paperball play`: two people play in the terminal.
+ *
+ * One line of standard input per turn: a route in the record notation
+ * (docs/notation.md, e.g. "e7-f8" or "12. e7-f8!"), or a command (undo,
+ * moves, record, board, quit, help).  A line is checked by appending it to
+ * the canonical record of the game so far and parsing the whole record, so
+ * play accepts exactly what records accept and refuses with the same
+ * reasons.  Everything goes to standard output in order, so a piped session
+ * reads as a transcript (the input lines are echoed when stdin is not a
+ * terminal).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../solver/diagram.h"
 #include "cli.h"
 
+typedef struct play {
+    const pb_field *f;
+    pb_game g;
+    int base;              /* turns of the starting record: undo stops there */
+    pb_diagram_opts diagram;
+} play;
+
+static void show_board(const play *p) {
+    char *text = pb_diagram_text(&p->g, &p->diagram);
+    size_t n = strlen(text);
+    fputs(text, stdout);
+    if (n == 0 || text[n - 1] != '\n') putchar('\n');
+    free(text);
+}
+
+static void show_status(const play *p) {
+    char name[8];
+    /* The end of the game is announced once, after the loop. */
+    if (p->g.end == PB_END_NONE)
+        printf("%s to move, ball on %s\n", pb_player_name(p->g.pos.to_move),
+               pb_node_name(p->f, p->g.pos.ball, name));
+}
+
+static void show_record(const play *p) {
+    char *rec = pb_record_format(&p->g);
+    printf("record: %s\n", rec[0] ? rec : "(no moves)");
+    free(rec);
+}
+
+typedef struct lister {
+    char *buf;
+    size_t len;
+    int n;
+} lister;
+
+static int list_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    (void)after;
+    lister *l = ctx;
+    char what[64];
+    switch (r->end) {
+    case PB_END_NONE: snprintf(what, sizeof what, "stop"); break;
+    case PB_END_GOAL:
+        snprintf(what, sizeof what, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal",
+                 pb_player_name(r->loser ^ 1));
+        break;
+    case PB_END_DEAD_END:
+        if (r->loser == PB_NOBODY) snprintf(what, sizeof what, "dead end: draw");
+        else snprintf(what, sizeof what, "dead end: %s loses", pb_player_name(r->loser));
+        break;
+    case PB_END_NO_KICK: snprintf(what, sizeof what, "no free kick: draw"); break;
+    }
+    printf("  %-24s %s\n", pb_route_format(f, r->nodes, r->len, r->kick, l->buf, l->len), what);
+    l->n++;
+    return 0;
+}
+
+static void show_moves(play *p) {
+    lister l = {NULL, 8 * (size_t)p->f->nsegments + 64, 0};
+    l.buf = malloc(l.len);
+    pb_routes_foreach(p->f, &p->g.pos, list_route, &l);
+    printf("%d legal turns\n", l.n);
+    free(l.buf);
+}
+
+static void show_help(void) {
+    puts("Type a route such as d6-e7 or f8-g7-f6 (move numbers and annotations like\n"
+         "'12. e7-f8!' are accepted), or one of:\n"
+         "  moves    list the legal turns with their outcomes\n"
+         "  undo     take back the last turn\n"
+         "  record   print the game record so far\n"
+         "  board    show the board again\n"
+         "  quit     stop (the record is printed)\n"
+         "  help     this text");
+}
+
+/* Plays the route(s) of one input line.  Returns 1 if a turn was played. */
+static int play_line(play *p, const char *line) {
+    char *rec = pb_record_format(&p->g);
+    size_t n = strlen(rec) + strlen(line) + 2;
+    char *text = malloc(n), err[256];
+    snprintf(text, n, "%s %s", rec, line);
+    free(rec);
+    pb_game h;
+    int rc = pb_record_parse(p->f, text, &h, err, sizeof err);
+    free(text);
+    if (rc) {
+        printf("refused: %s\n", err);
+        return 0;
+    }
+    if (h.first != p->g.first || h.nturns < p->g.nturns) {
+        puts("refused: who plays first is fixed when the game starts (use --record '(\xd0\x9d;\xd0\x92)' "
+             "or --first bottom)");
+        pb_game_free(&h);
+        return 0;
+    }
+    if (h.nturns > p->g.nturns + 1) {
+        puts("refused: one route per line, so that each player sees the board before moving");
+        pb_game_free(&h);
+        return 0;
+    }
+    int played = h.nturns > p->g.nturns;
+    pb_game_free(&p->g);
+    p->g = h;
+    if (!played) {
+        puts("noted");
+        return 0;
+    }
+    const pb_game_turn *t = &p->g.turns[p->g.nturns - 1];
+    size_t rl = 6 * (size_t)t->len + 4;
+    char *route = malloc(rl);
+    printf("%s played %s%s%s\n", pb_player_name(t->mover), pb_route_format(p->f, t->nodes, t->len, t->kick, route, rl),
+           t->annot[0] && t->annot[0] != '!' && t->annot[0] != '?' ? " " : "", t->annot);
+    free(route);
+    return 1;
+}
+
+/* The line without leading and trailing white space (in place). */
+static char *trim(char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
+    return s;
+}
+
 int cmd_play(int argc, char **argv) {
-    (void)argc, (void)argv;
-    return pb_fail(PB_EXIT_FAIL, "'play' is not implemented yet");
+    pb_opts o;
+    pb_field *f;
+    int rc = pb_cli_begin(argc, argv,
+                          "usage: paperball play [options] [--vs-solver] [RECORD-FILE]\n\n"
+                          "Two people play in the terminal, from the start or from the position of the\n"
+                          "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
+                          "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
+                          "record, board, quit, help.  An illegal route is refused with the reason.\n"
+                          "The board is shown after each turn; at the end the result and the record.\n"
+                          "With --vs-solver one person plays against perfect play.\n\n"
+                          "  --unicode / --odd    board drawing options (as for show)\n",
+                          &o, &f, NULL);
+    if (rc != PB_CLI_GO) return rc;
+    /* The game is loaded here, not by pb_cli_begin: standard input carries
+     * the moves, so it cannot also carry the starting record. */
+    if ((o.record_file && !strcmp(o.record_file, "-")) ||
+        (!o.record && !o.record_file && o.nargs > 0 && !strcmp(o.args[0], "-"))) {
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_USAGE, "play reads the moves from standard input: give the start position with "
+                                      "--record or a file, not '-'");
+    }
+    if (o.nargs > 1) {
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_USAGE, "play takes at most one record file");
+    }
+    play p;
+    memset(&p, 0, sizeof p);
+    p.f = f;
+    if (pb_cli_game(&o, f, &p.g)) {
+        pb_field_free(f);
+        return PB_EXIT_USAGE;
+    }
+    if (o.vs_solver) {
+        rc = pb_cli_play_vs_solver(&o, f, &p.g);
+        pb_game_free(&p.g);
+        pb_field_free(f);
+        return rc;
+    }
+    p.base = p.g.nturns;
+    p.diagram.unicode = o.unicode && !o.ascii;
+    p.diagram.odd = o.odd;
+    p.diagram.highlight_from = -1;
+    int interactive = isatty(STDIN_FILENO);
+    char desc[128], from[8], to[8];
+    /* An example route that fits this field: from the centre to the NE. */
+    printf("paperball play: %s; type a route such as %s-%s, or help\n", pb_field_describe(f, desc, sizeof desc),
+           pb_node_name(f, f->centre, from), pb_node_name(f, pb_step_to(f, f->centre, PB_NE), to));
+    show_board(&p);
+    show_status(&p);
+    char *line = NULL;
+    size_t cap = 0;
+    int quit = 0;
+    while (p.g.end == PB_END_NONE && !quit) {
+        printf("%d. %s> ", p.g.nturns + 1, pb_player_name(p.g.pos.to_move));
+        fflush(stdout);
+        if (getline(&line, &cap, stdin) < 0) {
+            if (interactive) putchar('\n');
+            puts("end of input: the game goes on");
+            break;
+        }
+        char *cmd = trim(line);
+        if (!interactive) printf("%s\n", cmd);
+        if (!*cmd) continue;
+        if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
+            quit = 1;
+        } else if (!strcmp(cmd, "help")) {
+            show_help();
+        } else if (!strcmp(cmd, "moves")) {
+            show_moves(&p);
+        } else if (!strcmp(cmd, "record")) {
+            show_record(&p);
+        } else if (!strcmp(cmd, "board")) {
+            show_board(&p);
+            show_status(&p);
+        } else if (!strcmp(cmd, "undo")) {
+            if (p.g.nturns <= p.base) {
+                puts("nothing to undo");
+            } else {
+                pb_game_undo(&p.g);
+                show_board(&p);
+                show_status(&p);
+            }
+        } else if (play_line(&p, cmd)) {
+            show_board(&p);
+            show_status(&p);
+        }
+    }
+    free(line);
+    char res[96];
+    if (p.g.end != PB_END_NONE) printf("game over: %s\n", pb_game_result(&p.g, res, sizeof res));
+    show_record(&p);
+    pb_game_free(&p.g);
+    pb_field_free(f);
+    return PB_EXIT_OK;
 }

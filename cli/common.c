@@ -200,6 +200,24 @@ int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g) {
     return 0;
 }
 
+int pb_cli_begin(int argc, char **argv, const char *usage, pb_opts *o, pb_field **f, pb_game *g) {
+    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+        fputs(usage, stdout);
+        fputc('\n', stdout);
+        pb_common_help(stdout);
+        return PB_EXIT_OK;
+    }
+    if (pb_opts_parse(o, argc, argv)) return PB_EXIT_USAGE;
+    *f = pb_cli_field(o);
+    if (!*f) return PB_EXIT_USAGE;
+    if (g && pb_cli_game(o, *f, g)) {
+        pb_field_free(*f);
+        *f = NULL;
+        return PB_EXIT_USAGE;
+    }
+    return PB_CLI_GO;
+}
+
 void pb_json_string(FILE *out, const char *s) {
     fputc('"', out);
     for (; *s; s++) {

@@ -62,11 +62,11 @@ check "odd size message" "paperball: bad field (2;5;8): goal, width and length m
 e=$("$pb" info --field '8;6;8' 2>&1)
 check "wide goal message" "paperball: bad field (8;6;8): the goal (8) is wider than the field (6)" "$e"
 e=$("$pb" moves --record 'd6-e7 e7-d6' 2>&1)
-check "illegal move message" "paperball: move 2: segment e7-d6 is already drawn" "$e"
+check "illegal move message" "paperball: move 2 (e7-d6): segment e7-d6 is already drawn" "$e"
 check "unknown command" 2 "$(status "$pb" frobnicate)"
 check "no command" 2 "$(status "$pb")"
 check "help" 0 "$(status "$pb" --help)"
-for c in info show moves perft bench; do
+for c in info show moves play perft bench; do
   check "$c --help" 0 "$(status "$pb" $c --help)"
 done
 
