@@ -161,45 +161,42 @@ static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result
     mpz_clears(top, bottom, draws, NULL);
 }
 
+static const char usage[] =
+    "usage: paperball enumerate [options] [--depth D] [--threads N] [--memory SIZE]\n"
+    "                           [--checkpoint DIR] [--resume] [--csv|--json] [--quiet] [RECORD-FILE]\n\n"
+    "Enumerates every game from the start (or from a record's position) breadth-first by\n"
+    "depth in turns, counting exactly (GMP).  Per depth: distinct positions where the game\n"
+    "goes on, the same up to the left-right mirror (classes_lr) and up to both mirrors with\n"
+    "the players swapped by the top-bottom one (classes_full), turn sequences (perft), and\n"
+    "the games that end with that turn by outcome: goal_top (Top scores), goal_bottom,\n"
+    "own_goal_top (Top into its own goal), own_goal_bottom, dead_end_top (Top's dead end,\n"
+    "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
+    "Totals: all games and all positions (see docs/enumerate.md).\n\n"
+    "  --depth D          stop after depth D (default: until every game has ended)\n"
+    "  --threads N        OpenMP threads (the counts do not depend on it)\n"
+    "  --memory SIZE      budget for the position sets, e.g. 512M; when it is exceeded\n"
+    "                     the run stops (exit 1) naming the last finished depth\n"
+    "  --checkpoint DIR   directory of the checkpoint file (default .), written after\n"
+    "                     each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
+    "                     and removed when every game has ended\n"
+    "  --resume           continue from that checkpoint's depth\n"
+    "  --csv, --json      machine-readable output (exact integers; JSON numbers)\n"
+    "  --quiet            no progress on standard error\n";
+
 int cmd_enumerate(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball enumerate [options] [--depth D] [--threads N] [--memory SIZE]\n"
-             "                           [--checkpoint DIR] [--resume] [--csv|--json] [--quiet] [RECORD-FILE]\n\n"
-             "Enumerates every game from the start (or from a record's position) breadth-first by\n"
-             "depth in turns, counting exactly (GMP).  Per depth: distinct positions where the game\n"
-             "goes on, the same up to the left-right mirror (classes_lr) and up to both mirrors with\n"
-             "the players swapped by the top-bottom one (classes_full), turn sequences (perft), and\n"
-             "the games that end with that turn by outcome: goal_top (Top scores), goal_bottom,\n"
-             "own_goal_top (Top into its own goal), own_goal_bottom, dead_end_top (Top's dead end,\n"
-             "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
-             "Totals: all games and all positions (see docs/enumerate.md).\n\n"
-             "  --depth D          stop after depth D (default: until every game has ended)\n"
-             "  --threads N        OpenMP threads (the counts do not depend on it)\n"
-             "  --memory SIZE      budget for the position sets, e.g. 512M; when it is exceeded\n"
-             "                     the run stops (exit 1) naming the last finished depth\n"
-             "  --checkpoint DIR   directory of the checkpoint file (default .), written after\n"
-             "                     each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
-             "                     and removed when every game has ended\n"
-             "  --resume           continue from that checkpoint's depth\n"
-             "  --csv, --json      machine-readable output (exact integers; JSON numbers)\n"
-             "  --quiet            no progress on standard error\n");
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
     pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    if (o.csv && o.json) return pb_fail(PB_EXIT_USAGE, "--csv and --json exclude each other");
-    long long budget = o.memory ? pb_parse_size(o.memory) : 0;
-    pb_field *f = pb_cli_field(&o);
-    if (!f) return PB_EXIT_USAGE;
+    pb_field *f;
     pb_game g;
-    if (pb_cli_game(&o, f, &g)) {
-        pb_field_free(f);
-        return PB_EXIT_USAGE;
-    }
+    int rc = pb_cli_begin(argc, argv, usage, &o, &f, &g);
+    if (rc != PB_CLI_GO) return rc;
+    long long budget = o.memory ? pb_parse_size(o.memory) : 0;
     int from_start = g.nturns == 0;
-    int rc = PB_EXIT_OK;
     char *path = NULL;
+    rc = PB_EXIT_OK;
+    if (o.csv && o.json) {
+        rc = pb_fail(PB_EXIT_USAGE, "--csv and --json exclude each other");
+        goto out;
+    }
     if (g.end != PB_END_NONE) {
         rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to enumerate");
         goto out;
