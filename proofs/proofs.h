@@ -1,0 +1,143 @@
+/* proofs.h - the book's theorems (seed 003), each with an exhaustive check.
+ *
+ * A claim has a name, a precise statement, a method and a checker.  A checker
+ * runs on a list of fields and fills a pb_proofs_result: per field what was
+ * checked and how much, the verdict, and for a failure the shortest
+ * counterexample found as a game (record + SVG diagram).
+ *
+ * Every checker takes hooks through pb_proofs_opts so that tests can feed it
+ * a broken rule or a constructed position and watch it fail: a different
+ * start position, a different empty-count formula, a different expected
+ * count of first-move classes.  The defaults check the book's statements.
+ *
+ * Claims (see proofs/<name>.md for the arguments):
+ *   empty-count      N = 2(n1-1)+(n2-1)(n3-1)-1 empty nodes, N even
+ *   moves-converted  turns made = nodes turned from empty to occupied
+ *   last-move-red    the last route of a finished game ends on an odd node
+ *   last-move-exact  ... or on the centre (dead end): what really holds
+ *   first-moves      five mirror classes of first moves
+ *   no-draws         every finished book game has a loser
+ *   dead-end-odd     a dead end happens only on an odd node or the centre
+ */
+#ifndef PB_PROOFS_H
+#define PB_PROOFS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stepwalk.h"
+#include "walk.h"
+
+typedef enum {
+    PB_VERDICT_HOLDS = 0,   /* checked everywhere it was asked, no violation */
+    PB_VERDICT_FAILS = 1,   /* a counterexample was found */
+    PB_VERDICT_OPEN = 2     /* nothing failed, but no field was checked completely */
+} pb_verdict;
+
+#define PB_PROOFS_NOTE 640
+
+/* What one field contributed. */
+typedef struct pb_proofs_field {
+    pb_field_spec spec;
+    int complete;           /* exhaustive on this field */
+    int depth;              /* turns followed (deepest level expanded) */
+    uint64_t positions;     /* distinct positions checked */
+    uint64_t routes;        /* (position, route) pairs checked */
+    uint64_t finished;      /* distinct finishing (position, route) pairs */
+    uint64_t games;         /* finished games as turn sequences */
+    /* The step-level walk (stepwalk.h), the primary method on full walks. */
+    int stepwalk;           /* it ran */
+    uint64_t states;        /* distinct states (between and within turns) */
+    uint64_t steps;         /* (state, step) pairs checked */
+    uint64_t fsteps;        /* finishing (state, step) pairs */
+    uint64_t step_games;    /* finished games counted by the step walk */
+    int step_levels;        /* segment levels fully expanded */
+    int turnwalk;           /* the turn-level walk ran (cross-check or --depth) */
+    int xcheck;             /* both walks complete: 1 game counts agree, -1 they differ, 0 n/a */
+    int games_overflow;
+    double seconds;
+    int failed;
+    char note[PB_PROOFS_NOTE];  /* claim-specific figures */
+} pb_proofs_field;
+
+typedef struct pb_proofs_result {
+    const char *claim, *statement, *method;
+    pb_verdict verdict;
+    int nfields, capfields;
+    pb_proofs_field *fields;
+    char summary[1024];     /* what holds, in one paragraph */
+    /* The counterexample (verdict FAILS). */
+    int has_cx;
+    pb_field_spec cx_spec;
+    char *cx_record;        /* malloc'd game record (routes from cx_from) */
+    char *cx_svg;           /* malloc'd SVG diagram of it */
+    char cx_what[256];      /* what it shows */
+    int cx_from_start;      /* record starts at the field's start position */
+    int cx_turns;           /* turns in the record */
+} pb_proofs_result;
+
+/* Hooks for tests (all optional: zero means the book's default). */
+typedef struct pb_proofs_opts {
+    const pb_field_spec *fields;  /* fields to check; NULL = the claim's default list */
+    int nfields;
+    int max_depth;                /* turns; 0 = until every game ends */
+    size_t max_positions;         /* per field; 0 = default cap */
+    double max_seconds;           /* per field; 0 = default cap */
+    const pb_position *start;     /* walk from this position (with one field) */
+    int start_turns;              /* turns made before *start */
+    const pb_game *start_game;    /* or from the end of this game (gives full records) */
+    long (*empty_formula)(int g, int w, int l);  /* empty-count: formula checked */
+    int max_dim;                  /* empty-count: largest W and L (default 20) */
+    int expect_classes;           /* first-moves: classes claimed (default 5) */
+    int trap_max_steps;           /* last-move: centre-trap search bound (default 24) */
+    int no_trap_search;           /* last-move: skip the targeted search */
+    int turn_walk;                /* 1: also run the turn-level walk on every field; -1: never */
+} pb_proofs_opts;
+
+typedef int (*pb_proofs_checker)(const pb_proofs_opts *o, pb_proofs_result *res);
+
+typedef struct pb_proofs_claim {
+    const char *name;
+    const char *statement;
+    const char *method;
+    pb_proofs_checker check;
+} pb_proofs_claim;
+
+/* The claims in order; NULL-terminated by name. */
+extern const pb_proofs_claim pb_proofs_claims[];
+const pb_proofs_claim *pb_proofs_find(const char *name);
+
+/* Runs one claim: initialises res, returns its verdict. */
+pb_verdict pb_proofs_run(const pb_proofs_claim *c, const pb_proofs_opts *o, pb_proofs_result *res);
+void pb_proofs_result_free(pb_proofs_result *res);
+const char *pb_verdict_name(pb_verdict v);
+
+/* The default field lists: where book enumeration completes here, and the
+ * book's own field. */
+int pb_proofs_default_fields(pb_field_spec *out, int max);
+
+/* Shortest game that ends with the ball trapped on the centre (a dead end
+ * there, all eight centre segments drawn), by iterative deepening on the
+ * number of segments drawn with an admissible bound.  Fills *g (initialised
+ * here from f's start) and returns the number of steps, 0 if none exists
+ * within max_steps, -1 if the node budget ran out first.  *nodes receives
+ * the search nodes visited. */
+int pb_proofs_centre_trap(const pb_field *f, int max_steps, uint64_t budget, pb_game *g, uint64_t *nodes);
+
+/* Counts the empty nodes of the start straight from RULES.md: lattice
+ * points whose four surrounding cells are all playable, minus the centre.
+ * Independent of pb_field (it only reads the spec). */
+long pb_proofs_count_empty(const pb_field_spec *s);
+
+/* Pictures (proofs/svg.c), malloc'd SVG text.  pb_proofs_svg draws the
+ * field's odd (red) and even (black) nodes, and g's routes if g is not NULL;
+ * pb_proofs_game_svg uses the project's diagram (pb_diagram_svg) and falls
+ * back to pb_proofs_svg while that is a placeholder. */
+char *pb_proofs_svg(const pb_field *f, const pb_game *g, const char *title);
+char *pb_proofs_game_svg(const pb_game *g, const char *title);
+
+/* Writes res as text or JSON. */
+void pb_proofs_print(FILE *out, const pb_proofs_result *res);
+void pb_proofs_print_json(FILE *out, const pb_proofs_result *res);
+
+#endif

@@ -1,0 +1,172 @@
+/* walk.c - breadth-first walk over distinct positions, level per turn. */
+#include "walk.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double pb_walk_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct expand {
+    pb_walk *w;
+    const pb_walk_visitor *v;
+    const pb_walk_limits *lim;
+    const pb_position *before;
+    pb_posset *next;
+    int depth;          /* absolute depth of `before` */
+    uint64_t count;
+    int over;           /* a limit was hit */
+    double t0;
+} expand;
+
+static int expand_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    expand *x = c;
+    pb_walk *w = x->w;
+    w->routes++;
+    if (x->v->route && x->v->route(x->v->ctx, f, x->before, after, r, x->depth, x->count)) {
+        w->stopped = 1;
+        w->stop_depth = x->depth - w->depth0;
+        w->stop_before = *x->before;
+        w->stop_route = malloc(sizeof(int16_t) * (size_t)r->len);
+        memcpy(w->stop_route, r->nodes, sizeof(int16_t) * (size_t)r->len);
+        w->stop_route_len = r->len;
+        return 1;
+    }
+    if (r->end != PB_END_NONE) {
+        w->finished++;
+        w->games_overflow |= __builtin_add_overflow(w->games, x->count, &w->games);
+    } else {
+        pb_posset_add(x->next, f, after, x->count);
+    }
+    return 0;
+}
+
+int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0,
+                const pb_walk_limits *lim, const pb_walk_visitor *v) {
+    static const pb_walk_limits nolim = {0, 0, 0};
+    static const pb_walk_visitor novisit = {NULL, NULL, NULL};
+    if (!lim) lim = &nolim;
+    if (!v) v = &novisit;
+    memset(w, 0, sizeof *w);
+    w->f = f;
+    w->depth0 = d0;
+    w->depth_done = -1;
+    double t0 = pb_walk_now();
+    int cap = 16;
+    w->levels = malloc(sizeof(pb_posset) * (size_t)cap);
+    pb_posset_init(&w->levels[0], f);
+    pb_posset_add(&w->levels[0], f, start, 1);
+    w->nlevels = 1;
+    size_t stored = 1;
+    for (int lev = 0;; lev++) {
+        pb_posset *cur = &w->levels[lev];
+        if (cur->size == 0) {
+            w->complete = 1;
+            break;
+        }
+        if (lim->max_depth > 0 && lev >= lim->max_depth) {
+            /* Visit the positions of the last level, but do not expand. */
+            for (size_t i = 0; i < cur->cap && !w->stopped; i++) {
+                pb_position q;
+                uint64_t cnt;
+                if (!pb_posset_get(cur, f, i, &q, &cnt)) continue;
+                w->positions++;
+                if (v->position && v->position(v->ctx, f, &q, d0 + lev, cnt)) {
+                    w->stopped = 1, w->stop_depth = lev, w->stop_before = q;
+                }
+            }
+            break;
+        }
+        if (w->nlevels == cap) {
+            cap *= 2;
+            w->levels = realloc(w->levels, sizeof(pb_posset) * (size_t)cap);
+            cur = &w->levels[lev];
+        }
+        pb_posset *next = &w->levels[lev + 1];
+        pb_posset_init(next, f);
+        w->nlevels++;
+        expand x = {w, v, lim, NULL, next, d0 + lev, 0, 0, t0};
+        size_t visited = 0;
+        for (size_t i = 0; i < cur->cap && !w->stopped && !x.over; i++) {
+            pb_position q;
+            if (!pb_posset_get(cur, f, i, &q, &x.count)) continue;
+            w->positions++;
+            if (v->position && v->position(v->ctx, f, &q, d0 + lev, x.count)) {
+                w->stopped = 1, w->stop_depth = lev, w->stop_before = q;
+                break;
+            }
+            x.before = &q;
+            pb_routes_foreach(f, &q, expand_route, &x);
+            if ((++visited & 255) == 0) {
+                if (lim->max_positions && stored + next->size > lim->max_positions) x.over = 1;
+                if (lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds) x.over = 1;
+            }
+        }
+        if (w->stopped || x.over) break;
+        w->depth_done = lev;
+        stored += next->size;
+        if (lim->max_positions && stored > lim->max_positions) break;
+        if (lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds) break;
+    }
+    w->seconds = pb_walk_now() - t0;
+    return w->stopped;
+}
+
+void pb_walk_free(pb_walk *w) {
+    for (int i = 0; i < w->nlevels; i++) pb_posset_free(&w->levels[i]);
+    free(w->levels);
+    free(w->stop_route);
+    memset(w, 0, sizeof *w);
+}
+
+/* Finding a parent: the route from a level-k position that leads to target. */
+typedef struct parent_find {
+    const pb_position *target;
+    int16_t *nodes;
+    int len;
+} parent_find;
+
+static int parent_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    parent_find *pf = c;
+    if (r->end != PB_END_NONE || !pb_position_equal(f, after, pf->target)) return 0;
+    pf->nodes = malloc(sizeof(int16_t) * (size_t)r->len);
+    memcpy(pf->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
+    pf->len = r->len;
+    return 1;
+}
+
+int pb_walk_trace(const pb_walk *w, pb_game *g) {
+    const pb_field *f = w->f;
+    int d = w->stop_depth;
+    assert(d >= 0 && d < w->nlevels);
+    int16_t **routes = calloc((size_t)d + 1, sizeof *routes);
+    int *lens = calloc((size_t)d + 1, sizeof *lens);
+    pb_position target = w->stop_before;
+    int ok = 1;
+    for (int k = d; k >= 1 && ok; k--) {
+        const pb_posset *lev = &w->levels[k - 1];
+        parent_find pf = {&target, NULL, 0};
+        pb_position q;
+        for (size_t i = 0; i < lev->cap && !pf.nodes; i++) {
+            uint64_t cnt;
+            if (!pb_posset_get(lev, f, i, &q, &cnt)) continue;
+            pb_position work = q;
+            pb_routes_foreach(f, &work, parent_route, &pf);
+        }
+        if (!pf.nodes) ok = 0;
+        else routes[k - 1] = pf.nodes, lens[k - 1] = pf.len, target = q;
+    }
+    char err[200];
+    for (int k = 0; k < d && ok; k++)
+        if (pb_game_play(g, routes[k], lens[k], 0, err, sizeof err)) ok = 0;
+    if (ok && w->stop_route && pb_game_play(g, w->stop_route, w->stop_route_len, 0, err, sizeof err)) ok = 0;
+    for (int k = 0; k <= d; k++) free(routes[k]);
+    free(routes);
+    free(lens);
+    return ok ? 0 : -1;
+}
