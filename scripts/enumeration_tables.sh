@@ -72,7 +72,7 @@ dominated() {   # key g w l: a field no larger in every dimension failed
 # run_field RULES G W L S DEAD: one enumeration; appends a row.
 run_field() {
     local rules=$1 g=$2 w=$3 l=$4 s=$5 dead=$6
-    local args="--rules $rules --field $g;$w;$l"
+    local args="--rules $rules --field $g,$w,$l"
     [ "$rules" = hockey ] && args="$args --setback $s --dead-end $dead"
     local cmd="paperball enumerate $args --threads $THREADS --memory $MEMORY"
     local t0 t1 rc status
