@@ -1,7 +1,69 @@
-/* bench_enumerate.c - the enumerate part of `paperball bench`: not written yet. */
+/* bench_enumerate.c - the enumerate part of `paperball bench`: distinct
+ * positions enumerated per second on fixed fields and depths. */
+#include <string.h>
+
+#include "../enumerate/enumerate.h"
 #include "bench.h"
 
+typedef struct bench_field {
+    const char *name;
+    pb_rules rules;
+    int g, w, l, s;
+    int depth;   /* -1: every game to its end */
+} bench_field;
+
 int pb_bench_enumerate(const pb_opts *o) {
-    (void)o;
-    return pb_fail(PB_EXIT_FAIL, "bench: the enumerate benchmark is not implemented yet");
+    static const bench_field set[] = {
+        {"book (2;2;4) all games", PB_RULES_BOOK, 2, 2, 4, 0, -1},
+        {"book (2;4;4) depth 5", PB_RULES_BOOK, 2, 4, 4, 0, 5},
+        {"book (2;6;8) depth 4", PB_RULES_BOOK, 2, 6, 8, 0, 4},
+        {"hockey (2;4;4) S=1 depth 2", PB_RULES_HOCKEY, 2, 4, 4, 1, 2},
+    };
+    uint64_t total = 0;
+    double total_t = 0;
+    int threads = o->threads;
+    if (o->json) printf("{\"benchmark\":\"enumerate\",\"threads\":%d,\"fields\":[", threads);
+    else printf("%-28s %14s %16s %9s %14s\n", "enumeration", "positions", "sequences", "seconds", "positions/s");
+    for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
+        const bench_field *b = &set[k];
+        pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
+        char err[200];
+        pb_field *f = pb_field_new(&sp, err, sizeof err);
+        if (!f) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+        pb_position root;
+        pb_position_start(f, &root, PB_TOP);
+        pb_enum_options eo;
+        pb_enum_options_init(&eo);
+        eo.max_depth = b->depth;
+        eo.threads = threads;
+        pb_enum_result res;
+        if (pb_enumerate(f, &root, &eo, &res) != PB_ENUM_OK) {
+            pb_fail(PB_EXIT_FAIL, "bench: %s", res.message);
+            pb_enum_result_free(&res);
+            pb_field_free(f);
+            return PB_EXIT_FAIL;
+        }
+        /* Positions enumerated = distinct positions of all depths, each
+         * stored once and expanded (or classified) once. */
+        uint64_t n = mpz_get_ui(res.positions);
+        mpz_t seq;
+        mpz_init(seq);
+        for (int d = 0; d < res.nrows; d++) mpz_add(seq, seq, res.rows[d].sequences);
+        double t = res.seconds;
+        total += n;
+        total_t += t;
+        if (o->json)
+            gmp_printf("%s{\"name\":\"%s\",\"positions\":%llu,\"sequences\":%Zd,\"seconds\":%.3f,"
+                       "\"positions_per_second\":%.0f}",
+                       k ? "," : "", b->name, (unsigned long long)n, seq, t, n / t);
+        else gmp_printf("%-28s %14llu %16Zd %9.3f %14.0f\n", b->name, (unsigned long long)n, seq, t, n / t);
+        mpz_clear(seq);
+        pb_enum_result_free(&res);
+        pb_field_free(f);
+    }
+    if (o->json)
+        printf("],\"positions\":%llu,\"seconds\":%.3f,\"positions_per_second\":%.0f}\n", (unsigned long long)total,
+               total_t, total / total_t);
+    else printf("%-28s %14llu %16s %9.3f %14.0f\n", "total", (unsigned long long)total, "", total_t, total / total_t);
+    return PB_EXIT_OK;
 }

@@ -1,7 +1,245 @@
-/* cmd_enumerate.c - `paperball enumerate`: not written yet. */
+/* cmd_enumerate.c - `paperball enumerate`: exact counts per depth of
+ * positions, symmetry classes, turn sequences and finished games by
+ * outcome (enumerate/enumerate.h), as text, CSV or JSON. */
+#include <errno.h>
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../enumerate/enumerate.h"
 #include "cli.h"
 
+static void progress(void *ctx, const pb_enum_progress *pr) {
+    (void)ctx;
+    double mib = (double)pr->memory / (1024.0 * 1024.0);
+    if (pr->finished_depth)
+        fprintf(stderr, "enumerate: depth %d done: %llu positions (%.0f of depth %d expanded per s), %.1f s, memory %.1f MiB\n",
+                pr->depth, (unsigned long long)pr->positions, pr->rate, pr->depth - 1, pr->seconds, mib);
+    else
+        fprintf(stderr, "enumerate: depth %d: %llu/%llu expanded (%.0f/s), %llu positions so far, %.1f s, memory %.1f MiB\n",
+                pr->depth, (unsigned long long)pr->done, (unsigned long long)pr->total, pr->rate,
+                (unsigned long long)pr->positions, pr->seconds, mib);
+}
+
+/* Wins and draws summed from the outcome counters of a row. */
+static void results_of(const pb_enum_row *r, mpz_t top, mpz_t bottom, mpz_t draws) {
+    mpz_add(top, top, r->outcome[PB_OUT_GOAL_TOP]);
+    mpz_add(top, top, r->outcome[PB_OUT_OWN_GOAL_BOTTOM]);
+    mpz_add(top, top, r->outcome[PB_OUT_DEAD_END_BOTTOM]);
+    mpz_add(bottom, bottom, r->outcome[PB_OUT_GOAL_BOTTOM]);
+    mpz_add(bottom, bottom, r->outcome[PB_OUT_OWN_GOAL_TOP]);
+    mpz_add(bottom, bottom, r->outcome[PB_OUT_DEAD_END_TOP]);
+    mpz_add(draws, draws, r->outcome[PB_OUT_DEAD_END_DRAW]);
+    mpz_add(draws, draws, r->outcome[PB_OUT_KICK_DRAW]);
+}
+
+#define NCOLS (6 + PB_OUT_COUNT)
+
+/* The cells of one depth row as decimal strings (malloc'd). */
+static void row_cells(const pb_enum_row *r, char **cell) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", r->depth);
+    cell[0] = strdup(buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->positions);
+    cell[1] = strdup(buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->classes_lr);
+    cell[2] = strdup(r->classes_known ? buf : "-");
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->classes_full);
+    cell[3] = strdup(r->classes_known ? buf : "-");
+    cell[4] = mpz_get_str(NULL, 10, r->sequences);
+    cell[5] = mpz_get_str(NULL, 10, r->finished);
+    for (int k = 0; k < PB_OUT_COUNT; k++) cell[6 + k] = mpz_get_str(NULL, 10, r->outcome[k]);
+}
+
+static const char *col_name(int c) {
+    static const char *first[6] = {"depth", "positions", "classes_lr", "classes_full", "sequences", "finished"};
+    return c < 6 ? first[c] : pb_enum_outcome_name((pb_enum_outcome)(c - 6));
+}
+
+static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start) {
+    char desc[128];
+    printf("enumerate %s, %s, %s first\n", pb_field_describe(f, desc, sizeof desc),
+           from_start ? "from the start" : "from the record's position",
+           o->first && !strcmp(o->first, "bottom") ? "Bottom" : "Top");
+    char **cells = calloc((size_t)res->nrows * NCOLS, sizeof *cells);
+    int width[NCOLS];
+    for (int c = 0; c < NCOLS; c++) width[c] = (int)strlen(col_name(c));
+    for (int d = 0; d < res->nrows; d++) {
+        row_cells(&res->rows[d], cells + (size_t)d * NCOLS);
+        for (int c = 0; c < NCOLS; c++) {
+            int w = (int)strlen(cells[(size_t)d * NCOLS + c]);
+            if (w > width[c]) width[c] = w;
+        }
+    }
+    for (int c = 0; c < NCOLS; c++) printf("%s%*s", c ? " " : "", width[c], col_name(c));
+    putchar('\n');
+    for (int d = 0; d < res->nrows; d++) {
+        for (int c = 0; c < NCOLS; c++) {
+            printf("%s%*s", c ? " " : "", width[c], cells[(size_t)d * NCOLS + c]);
+            free(cells[(size_t)d * NCOLS + c]);
+        }
+        putchar('\n');
+    }
+    free(cells);
+    mpz_t top, bottom, draws;
+    mpz_inits(top, bottom, draws, NULL);
+    for (int d = 0; d < res->nrows; d++) results_of(&res->rows[d], top, bottom, draws);
+    if (res->complete)
+        gmp_printf("complete: every game ends by depth %d\n"
+                   "games: %Zd (Top wins %Zd, Bottom wins %Zd, draws %Zd)\n"
+                   "positions: %Zd (depths 0..%d)\n",
+                   res->nrows - 1, res->games, top, bottom, draws, res->positions, res->nrows - 1);
+    else {
+        const pb_enum_row *last = &res->rows[res->nrows - 1];
+        mpz_t going;
+        mpz_init(going);
+        mpz_sub(going, last->sequences, last->finished);
+        gmp_printf("not complete: stopped at depth %d (--depth); games going on there: %Zd\n"
+                   "games finished by depth %d: %Zd (Top wins %Zd, Bottom wins %Zd, draws %Zd)\n"
+                   "positions: %Zd (depths 0..%d)\n",
+                   res->nrows - 1, going, res->nrows - 1, res->games, top, bottom, draws, res->positions,
+                   res->nrows - 1);
+        mpz_clear(going);
+    }
+    mpz_clears(top, bottom, draws, NULL);
+}
+
+static void print_csv(const pb_field *f, const pb_enum_result *res) {
+    char desc[64];
+    snprintf(desc, sizeof desc, "%d;%d;%d", f->spec.goal, f->spec.width, f->spec.length);
+    printf("rules,field,setback,dead_end");
+    for (int c = 0; c < NCOLS; c++) printf(",%s", col_name(c));
+    putchar('\n');
+    for (int d = 0; d < res->nrows; d++) {
+        char *cells[NCOLS];
+        row_cells(&res->rows[d], cells);
+        printf("%s,%s,%d,%s", pb_rules_name(f->spec.rules), desc, f->spec.setback,
+               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
+        for (int c = 0; c < NCOLS; c++) {
+            printf(",%s", strcmp(cells[c], "-") ? cells[c] : "");
+            free(cells[c]);
+        }
+        putchar('\n');
+    }
+}
+
+static void json_big(const char *name, mpz_srcptr z, int comma) {
+    gmp_printf("%s\"%s\":%Zd", comma ? "," : "", name, z);
+}
+
+static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start) {
+    printf("{\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(f->spec.rules), f->spec.goal,
+           f->spec.width, f->spec.length);
+    if (f->spec.rules == PB_RULES_HOCKEY)
+        printf(",\"setback\":%d,\"dead_end\":\"%s\"", f->spec.setback,
+               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
+    printf(",\"first\":\"%s\",\"root\":\"%s\",\"complete\":%s,\"depths\":[",
+           o->first && !strcmp(o->first, "bottom") ? "bottom" : "top", from_start ? "start" : "record",
+           res->complete ? "true" : "false");
+    for (int d = 0; d < res->nrows; d++) {
+        const pb_enum_row *r = &res->rows[d];
+        printf("%s{\"depth\":%d,\"positions\":%llu", d ? "," : "", r->depth, (unsigned long long)r->positions);
+        if (r->classes_known)
+            printf(",\"classes_lr\":%llu,\"classes_full\":%llu", (unsigned long long)r->classes_lr,
+                   (unsigned long long)r->classes_full);
+        json_big("sequences", r->sequences, 1);
+        json_big("finished", r->finished, 1);
+        for (int k = 0; k < PB_OUT_COUNT; k++) json_big(pb_enum_outcome_name((pb_enum_outcome)k), r->outcome[k], 1);
+        putchar('}');
+    }
+    mpz_t top, bottom, draws;
+    mpz_inits(top, bottom, draws, NULL);
+    for (int d = 0; d < res->nrows; d++) results_of(&res->rows[d], top, bottom, draws);
+    printf("],\"totals\":{");
+    json_big("games", res->games, 0);
+    json_big("top_wins", top, 1);
+    json_big("bottom_wins", bottom, 1);
+    json_big("draws", draws, 1);
+    json_big("positions", res->positions, 1);
+    printf("}}\n");
+    mpz_clears(top, bottom, draws, NULL);
+}
+
+static const char usage[] =
+    "usage: paperball enumerate [options] [--depth D] [--threads N] [--memory SIZE]\n"
+    "                           [--checkpoint DIR] [--resume] [--csv|--json] [--quiet] [RECORD-FILE]\n\n"
+    "Enumerates every game from the start (or from a record's position) breadth-first by\n"
+    "depth in turns, counting exactly (GMP).  Per depth: distinct positions where the game\n"
+    "goes on, the same up to the left-right mirror (classes_lr) and up to both mirrors with\n"
+    "the players swapped by the top-bottom one (classes_full), turn sequences (perft), and\n"
+    "the games that end with that turn by outcome: goal_top (Top scores), goal_bottom,\n"
+    "own_goal_top (Top into its own goal), own_goal_bottom, dead_end_top (Top's dead end,\n"
+    "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
+    "Totals: all games and all positions (see docs/enumerate.md).\n\n"
+    "  --depth D          stop after depth D (default: until every game has ended)\n"
+    "  --threads N        OpenMP threads (the counts do not depend on it)\n"
+    "  --memory SIZE      budget for the position sets, e.g. 512M; when it is exceeded\n"
+    "                     the run stops (exit 1) naming the last finished depth\n"
+    "  --checkpoint DIR   directory of the checkpoint file (default .), written after\n"
+    "                     each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
+    "                     and removed when every game has ended\n"
+    "  --resume           continue from that checkpoint's depth\n"
+    "  --csv, --json      machine-readable output (exact integers; JSON numbers)\n"
+    "  --quiet            no progress on standard error\n";
+
 int cmd_enumerate(int argc, char **argv) {
-    (void)argc, (void)argv;
-    return pb_fail(PB_EXIT_FAIL, "'enumerate' is not implemented yet");
+    pb_opts o;
+    pb_field *f;
+    pb_game g;
+    int rc = pb_cli_begin(argc, argv, usage, &o, &f, &g);
+    if (rc != PB_CLI_GO) return rc;
+    long long budget = o.memory ? pb_parse_size(o.memory) : 0;
+    int from_start = g.nturns == 0;
+    char *path = NULL;
+    rc = PB_EXIT_OK;
+    if (o.csv && o.json) {
+        rc = pb_fail(PB_EXIT_USAGE, "--csv and --json exclude each other");
+        goto out;
+    }
+    if (g.end != PB_END_NONE) {
+        rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to enumerate");
+        goto out;
+    }
+    const char *dir = o.checkpoint ? o.checkpoint : ".";
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        rc = pb_fail(PB_EXIT_FAIL, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
+        goto out;
+    }
+    char name[128];
+    pb_enum_checkpoint_name(f, name, sizeof name);
+    size_t plen = strlen(dir) + strlen(name) + 2;
+    path = malloc(plen);
+    snprintf(path, plen, "%s/%s", dir, name);
+
+    pb_enum_options eo;
+    pb_enum_options_init(&eo);
+    eo.max_depth = o.depth;
+    eo.threads = o.threads;
+    eo.memory = budget;
+    eo.checkpoint = path;
+    eo.resume = o.resume;
+    if (!o.quiet) eo.progress = progress;
+    pb_enum_result res;
+    pb_enum_status st = pb_enumerate(f, &g.pos, &eo, &res);
+    if (st == PB_ENUM_OK) {
+        if (o.json) print_json(f, &o, &res, from_start);
+        else if (o.csv) print_csv(f, &res);
+        else print_text(f, &o, &res, from_start);
+        if (!o.quiet)
+            fprintf(stderr, "enumerate: %.2f s, peak memory %.1f MiB%s\n", res.seconds,
+                    (double)res.peak_memory / (1024.0 * 1024.0), res.complete ? "" : ", checkpoint kept");
+    } else if (st == PB_ENUM_BAD_CHECKPOINT) {
+        rc = pb_fail(PB_EXIT_USAGE, "%s", res.message);
+    } else if (st == PB_ENUM_MEMORY) {
+        rc = pb_fail(PB_EXIT_FAIL, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
+    } else {
+        rc = pb_fail(PB_EXIT_FAIL, "%s", res.message);
+    }
+    pb_enum_result_free(&res);
+out:
+    free(path);
+    pb_game_free(&g);
+    pb_field_free(f);
+    return rc;
 }

@@ -1,0 +1,469 @@
+/* enumerate.c - breadth-first enumeration by depth with exact counts
+ * (enumerate.h): the passes over each depth's frontier, the symmetry
+ * classes, the outcome counters and the bookkeeping of a run. */
+#include "enumerate.h"
+
+#include <assert.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "frontier.h"
+
+static const char *const outcome_names[PB_OUT_COUNT] = {
+    "goal_top",      "goal_bottom",     "own_goal_top",  "own_goal_bottom",
+    "dead_end_top",  "dead_end_bottom", "dead_end_draw", "kick_draw",
+};
+
+const char *pb_enum_outcome_name(pb_enum_outcome k) {
+    assert(k < PB_OUT_COUNT);
+    return outcome_names[k];
+}
+
+pb_enum_outcome pb_enum_classify(const pb_route *r) {
+    assert(r->end != PB_END_NONE);
+    if (r->end == PB_END_GOAL) {
+        int own = r->loser == r->mover;
+        if (r->mover == PB_TOP) return own ? PB_OUT_OWN_GOAL_TOP : PB_OUT_GOAL_TOP;
+        return own ? PB_OUT_OWN_GOAL_BOTTOM : PB_OUT_GOAL_BOTTOM;
+    }
+    if (r->end == PB_END_DEAD_END) {
+        if (r->loser == PB_NOBODY) return PB_OUT_DEAD_END_DRAW;
+        return r->loser == PB_TOP ? PB_OUT_DEAD_END_TOP : PB_OUT_DEAD_END_BOTTOM;
+    }
+    return PB_OUT_KICK_DRAW;
+}
+
+void pb_enum_options_init(pb_enum_options *o) {
+    memset(o, 0, sizeof *o);
+    o->max_depth = -1;
+}
+
+void pb_enum_checkpoint_name(const pb_field *f, char *buf, size_t len) {
+    const pb_field_spec *s = &f->spec;
+    char extra[32] = "";
+    if (s->rules == PB_RULES_HOCKEY)
+        snprintf(extra, sizeof extra, "-s%d%s", s->setback, s->dead_end == PB_DEAD_END_LOSS ? "-deadloss" : "");
+    snprintf(buf, len, "paperball-enum-%s-%d-%d-%d%s.ckpt", pb_rules_name(s->rules), s->goal, s->width, s->length,
+             extra);
+}
+
+/* ---- one run ---------------------------------------------------------- */
+
+/* Per-thread counters, merged after each pass (sums: order-free). */
+typedef struct thread_acc {
+    mpz_t seq, out[PB_OUT_COUNT];
+    mpz_t mult;                 /* m(p) as a GMP number, for the visitors */
+    uint64_t classes_lr, classes_full;
+    char pad[64];
+} thread_acc;
+
+enum { STOP_NONE = 0, STOP_MEMORY, STOP_VISITOR };
+
+typedef struct run {
+    const pb_field *f;
+    const pb_enum_options *o;
+    const pb_enum_visitor *visit;
+    int kw, threads;
+    pb_fmem mem;
+    pb_frontier *cur, *next;
+    int depth;                  /* the depth of cur */
+    atomic_int stop;
+    atomic_ullong done;
+    uint64_t expanded;          /* positions of the depth expanded last */
+    thread_acc *acc;
+    double t0, tpass, tlast;
+} run;
+
+/* The key of the image of key under the left-right mirror (lr) and/or the
+ * top-bottom mirror (tb), which also swaps the player to move. */
+static void mirror_key(const pb_field *f, const uint64_t *key, uint64_t *out, int lr, int tb) {
+    int nw = f->nwords;
+    memset(out, 0, sizeof(uint64_t) * (size_t)nw);
+    for (int w = 0; w < nw; w++) {
+        uint64_t bits = key[w];
+        while (bits) {
+            int s = w * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (lr) s = f->seg_mirror_lr[s];
+            if (tb) s = f->seg_mirror_tb[s];
+            out[s >> 6] |= 1ULL << (s & 63);
+        }
+    }
+    int ball = (int)(key[nw] & 0xffff), to_move = (int)(key[nw] >> 16);
+    if (lr) ball = f->mirror_lr[ball];
+    if (tb) ball = f->mirror_tb[ball], to_move ^= 1;
+    out[nw] = (uint64_t)(uint16_t)ball | (uint64_t)to_move << 16;
+}
+
+/* Is the image img of p both smaller than p's key and in F(d)?  Then p is
+ * not the least member of its class in F(d). */
+static int beaten_by(const run *R, const uint64_t *key, const uint64_t *img) {
+    size_t bytes = sizeof(uint64_t) * (size_t)R->kw;
+    return memcmp(img, key, bytes) < 0 && pb_frontier_contains(R->cur, img, pb_frontier_hash(img, R->kw));
+}
+
+/* Counts p towards the classes: a class of F(d) is counted once, at its
+ * least member (in key order) present in F(d).  Lookups make this right
+ * even when F(d) is not closed under the mirrors (a root that is not
+ * symmetric). */
+static void count_classes(const run *R, const uint64_t *key, thread_acc *a) {
+    uint64_t img[3][PB_MAX_WORDS + 1];
+    mirror_key(R->f, key, img[0], 1, 0);
+    mirror_key(R->f, key, img[1], 0, 1);
+    mirror_key(R->f, key, img[2], 1, 1);
+    int least_lr = !beaten_by(R, key, img[0]);
+    a->classes_lr += (uint64_t)least_lr;
+    a->classes_full += (uint64_t)(least_lr && !beaten_by(R, key, img[1]) && !beaten_by(R, key, img[2]));
+}
+
+typedef struct route_ctx {
+    run *R;
+    thread_acc *a;
+    int thread;
+    const pb_position *before;
+    pb_fcount mult;
+    mpz_srcptr multz;
+    /* Routes of this position in all, and by outcome: multiplied by m(p)
+     * once after the position (one GMP operation per counter, not per
+     * route). */
+    uint64_t nroutes, nout[PB_OUT_COUNT];
+} route_ctx;
+
+static int any_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    (void)c, (void)f, (void)after, (void)r;
+    return 1;
+}
+
+/* A position from which the rules yield no route at all: in triple, the
+ * mover is stuck and the opponent has no kick, so the game is over (a
+ * draw).  Only a root can be such a position: a ply leading to one ends
+ * the game itself (PB_END_NO_KICK). */
+static int stuck(const pb_field *f, pb_position *p) {
+    return pb_routes_foreach(f, p, any_route, NULL) == 0;
+}
+
+static int on_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    route_ctx *x = c;
+    run *R = x->R;
+    if (atomic_load_explicit(&R->stop, memory_order_relaxed)) return 1;
+    x->nroutes++;
+    pb_enum_outcome k;
+    if (r->end != PB_END_NONE) {
+        k = pb_enum_classify(r);
+    } else {
+        /* The game goes on.  (A triple ply that leaves the mover stuck with
+         * no kick is marked PB_END_NO_KICK by the model, so every successor
+         * stored here has a route.) */
+        uint64_t key[PB_MAX_WORDS + 1];
+        pb_position_pack(f, after, key);
+        if (pb_frontier_add(R->next, key, pb_frontier_hash(key, R->kw), x->mult) < 0) {
+            atomic_store(&R->stop, STOP_MEMORY);
+            return 1;
+        }
+        return 0;
+    }
+    x->nout[k]++;
+    if (R->visit && R->visit->finish &&
+        R->visit->finish(R->visit->ctx, x->thread, f, x->before, after, r, k, R->depth + 1, x->multz)) {
+        atomic_store(&R->stop, STOP_VISITOR);
+        return 1;
+    }
+    return 0;
+}
+
+static void report(run *R, int finished_depth) {
+    if (!R->o->progress) return;
+    double now = omp_get_wtime();
+    pb_enum_progress pr;
+    pr.depth = finished_depth ? R->depth : R->depth + 1;
+    pr.finished_depth = finished_depth;
+    /* After a finished depth cur is already F(depth); the pass that built
+     * it expanded R->expanded positions.  Within a pass, a racy read of the
+     * shard sizes is good enough for a progress line. */
+    pr.total = finished_depth ? R->expanded : pb_frontier_size(R->cur);
+    pr.done = finished_depth ? pr.total : atomic_load(&R->done);
+    pr.positions = pb_frontier_size(finished_depth ? R->cur : R->next);
+    pr.seconds = now - R->t0;
+    pr.rate = now > R->tpass ? (double)pr.done / (now - R->tpass) : 0;
+    pr.memory = atomic_load(&R->mem.used);
+    R->o->progress(R->o->progress_ctx, &pr);
+    R->tlast = now;
+}
+
+/* acc += m * n */
+static void add_times(mpz_t acc, mpz_srcptr m, uint64_t n) {
+    if (n <= ULONG_MAX) {
+        mpz_addmul_ui(acc, m, (unsigned long)n);
+    } else {
+        mpz_t t;
+        mpz_init(t);
+        mpz_import(t, 1, -1, sizeof n, 0, 0, &n);
+        mpz_addmul(acc, m, t);
+        mpz_clear(t);
+    }
+}
+
+/* One parallel pass over F(d): the classes of depth d, the position
+ * visitor, and (expand) the routes that build F(d+1) into R->next. */
+static void pass(run *R, int expand) {
+    const pb_field *f = R->f;
+    double every = R->o->progress_every > 0 ? R->o->progress_every : 2.0;
+    atomic_store(&R->done, 0);
+    R->tpass = R->tlast = omp_get_wtime();
+#pragma omp parallel num_threads(R->threads)
+    {
+        int t = omp_get_thread_num();
+        thread_acc *a = &R->acc[t];
+        pb_position p;
+#pragma omp for schedule(dynamic, 1)
+        for (int s = 0; s < PB_FRONTIER_SHARDS; s++) {
+            const pb_fshard *sh = &R->cur->shard[s];
+            for (size_t i = 0; i < sh->cap; i++) {
+                if (!pb_frontier_used(R->cur, sh, i)) continue;
+                if (atomic_load_explicit(&R->stop, memory_order_relaxed)) break;
+                const uint64_t *key = pb_frontier_key(R->cur, sh, i);
+                pb_fcount m = pb_frontier_count(R->cur, sh, i);
+                count_classes(R, key, a);
+                if (!R->visit && !expand) continue;
+                pb_position_unpack(f, key, &p);
+                mpz_srcptr mz = NULL;
+                if (R->visit) {
+                    if (m.big) mz = m.big;
+                    else {
+                        mpz_set_ui(a->mult, 0);
+                        pb_fcount_add_to(a->mult, m);
+                        mz = a->mult;
+                    }
+                    if (R->visit->position && R->visit->position(R->visit->ctx, t, f, &p, R->depth, mz)) {
+                        atomic_store(&R->stop, STOP_VISITOR);
+                        break;
+                    }
+                }
+                if (!expand) continue;
+                route_ctx x = {R, a, t, &p, m, mz, 0, {0}};
+                pb_routes_foreach(f, &p, on_route, &x);
+                if (!mz) {
+                    mpz_set_ui(a->mult, 0);
+                    pb_fcount_add_to(a->mult, m);
+                    mz = a->mult;
+                }
+                add_times(a->seq, mz, x.nroutes);
+                for (int k = 0; k < PB_OUT_COUNT; k++)
+                    if (x.nout[k]) add_times(a->out[k], mz, x.nout[k]);
+            }
+            atomic_fetch_add(&R->done, sh->size);
+            if (t == 0 && expand && omp_get_wtime() - R->tlast >= every) report(R, 0);
+        }
+    }
+}
+
+static void row_init(pb_enum_row *r, int depth) {
+    memset(r, 0, sizeof *r);
+    r->depth = depth;
+    mpz_init(r->sequences);
+    mpz_init(r->finished);
+    for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(r->outcome[k]);
+}
+
+static void row_clear(pb_enum_row *r) {
+    mpz_clear(r->sequences);
+    mpz_clear(r->finished);
+    for (int k = 0; k < PB_OUT_COUNT; k++) mpz_clear(r->outcome[k]);
+}
+
+void pb_enum_result_free(pb_enum_result *res) {
+    if (res->rows) {
+        for (int d = 0; d < res->rowcap; d++) row_clear(&res->rows[d]);
+        free(res->rows);
+    }
+    mpz_clear(res->games);
+    mpz_clear(res->positions);
+    memset(res, 0, sizeof *res);
+}
+
+/* Adds the per-thread counters of a pass to row d (classes) and, after an
+ * expansion, to row d+1 (sequences and outcomes), and clears them. */
+static void merge(run *R, pb_enum_row *rd, pb_enum_row *rn) {
+    rd->classes_lr = rd->classes_full = 0;
+    for (int t = 0; t < R->threads; t++) {
+        thread_acc *a = &R->acc[t];
+        rd->classes_lr += a->classes_lr;
+        rd->classes_full += a->classes_full;
+        a->classes_lr = a->classes_full = 0;
+        if (rn) {
+            mpz_add(rn->sequences, rn->sequences, a->seq);
+            for (int k = 0; k < PB_OUT_COUNT; k++) mpz_add(rn->outcome[k], rn->outcome[k], a->out[k]);
+        }
+        mpz_set_ui(a->seq, 0);
+        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_set_ui(a->out[k], 0);
+    }
+    rd->classes_known = 1;
+    if (rn) {
+        mpz_set_ui(rn->finished, 0);
+        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_add(rn->finished, rn->finished, rn->outcome[k]);
+    }
+}
+
+static pb_enum_status fail(pb_enum_result *res, pb_enum_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static pb_enum_status fail(pb_enum_result *res, pb_enum_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->message, sizeof res->message, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb_enum_options *o,
+                            pb_enum_result *res) {
+    memset(res, 0, sizeof *res);
+    mpz_init(res->games);
+    mpz_init(res->positions);
+    res->resumed_from = -1;
+    /* Every turn draws at least one segment, so no game is longer than
+     * nsegments turns: rows 0 .. nsegments suffice. */
+    res->rowcap = f->nsegments + 2;
+    res->rows = malloc(sizeof(pb_enum_row) * (size_t)res->rowcap);
+    for (int d = 0; d < res->rowcap; d++) row_init(&res->rows[d], d);
+
+    run R;
+    memset(&R, 0, sizeof R);
+    R.f = f;
+    R.o = o;
+    R.visit = o->visit;
+    R.kw = f->nwords + 1;
+    R.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    R.mem.budget = o->memory;
+    R.t0 = omp_get_wtime();
+    R.acc = calloc((size_t)R.threads, sizeof(thread_acc));
+    for (int t = 0; t < R.threads; t++) {
+        mpz_init(R.acc[t].seq);
+        mpz_init(R.acc[t].mult);
+        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R.acc[t].out[k]);
+    }
+    uint64_t small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
+    uint64_t root_key[PB_MAX_WORDS + 1];
+    pb_position_pack(f, root, root_key);
+    pb_enum_status st = PB_ENUM_OK;
+    char err[400];
+    int started = 0;
+
+    R.cur = pb_frontier_new(R.kw, small_max, &R.mem);
+    if (!R.cur) {
+        st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
+        goto done;
+    }
+    if (o->resume) {
+        int d = pb_ckpt_read(o->checkpoint ? o->checkpoint : "", f, root_key, res->rows, res->rowcap, R.cur, err,
+                             sizeof err);
+        if (d == -2) {
+            st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is exceeded while loading the checkpoint %s",
+                      o->memory, o->checkpoint);
+            goto done;
+        }
+        if (d < 0) {
+            st = fail(res, PB_ENUM_BAD_CHECKPOINT, "%s", err);
+            goto done;
+        }
+        if (o->max_depth >= 0 && d > o->max_depth) {
+            st = fail(res, PB_ENUM_BAD_CHECKPOINT, "the checkpoint %s is at depth %d, beyond the depth asked for",
+                      o->checkpoint, d);
+            goto done;
+        }
+        R.depth = d;
+        res->resumed_from = d;
+    } else {
+        pb_enum_row *r0 = &res->rows[0];
+        mpz_set_ui(r0->sequences, 1);
+        pb_position p = *root;
+        if (stuck(f, &p)) {
+            /* The game is over before any turn: a finished game of depth 0. */
+            mpz_set_ui(r0->outcome[PB_OUT_KICK_DRAW], 1);
+            mpz_set_ui(r0->finished, 1);
+            if (R.visit && R.visit->finish) {
+                mpz_t one;
+                mpz_init_set_ui(one, 1);
+                pb_route none = {&root->ball, 1, root->to_move ^ 1, 1, PB_END_NO_KICK, PB_NOBODY};
+                R.visit->finish(R.visit->ctx, 0, f, root, root, &none, PB_OUT_KICK_DRAW, 0, one);
+                mpz_clear(one);
+            }
+        } else if (pb_frontier_add(R.cur, root_key, pb_frontier_hash(root_key, R.kw), (pb_fcount){1, NULL}) < 0) {
+            st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
+            goto done;
+        }
+        res->rows[0].positions = pb_frontier_size(R.cur);
+        if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, root_key, 0, res->rows, R.cur, err, sizeof err)) {
+            st = fail(res, PB_ENUM_IO, "%s", err);
+            goto done;
+        }
+    }
+    res->last_depth = R.depth;
+    started = 1;
+
+    for (;;) {
+        pb_enum_row *rd = &res->rows[R.depth];
+        rd->positions = pb_frontier_size(R.cur);
+        int expand = rd->positions > 0 && (o->max_depth < 0 || R.depth < o->max_depth);
+        assert(!expand || R.depth + 1 < res->rowcap);
+        if (expand) {
+            R.next = pb_frontier_new(R.kw, small_max, &R.mem);
+            if (!R.next) atomic_store(&R.stop, STOP_MEMORY);
+        }
+        if (!atomic_load(&R.stop)) pass(&R, expand);
+        int stop = atomic_load(&R.stop);
+        if (stop) {
+            pb_frontier_free(R.next);
+            R.next = NULL;
+            for (int d = R.depth + 1; d < res->rowcap; d++) {
+                row_clear(&res->rows[d]);
+                row_init(&res->rows[d], d);
+            }
+            if (stop == STOP_MEMORY)
+                st = fail(res, PB_ENUM_MEMORY,
+                          "memory budget of %lld bytes exceeded while building depth %d; the last finished depth is %d",
+                          o->memory, R.depth + 1, R.depth);
+            else st = fail(res, PB_ENUM_STOPPED, "a visitor stopped the enumeration at depth %d", R.depth);
+            break;
+        }
+        merge(&R, rd, expand ? &res->rows[R.depth + 1] : NULL);
+        if (!expand) {
+            res->complete = rd->positions == 0;
+            break;
+        }
+        R.expanded = rd->positions;
+        pb_frontier_free(R.cur);
+        R.cur = R.next;
+        R.next = NULL;
+        R.depth++;
+        res->rows[R.depth].positions = pb_frontier_size(R.cur);
+        if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, root_key, R.depth, res->rows, R.cur, err, sizeof err)) {
+            st = fail(res, PB_ENUM_IO, "%s", err);
+            break;
+        }
+        res->last_depth = R.depth;
+        report(&R, 1);
+    }
+    if (st == PB_ENUM_OK && res->complete && o->checkpoint && !o->keep_checkpoint) remove(o->checkpoint);
+
+done:
+    res->nrows = started ? R.depth + 1 : 0;
+    for (int d = 0; d < res->nrows; d++) {
+        mpz_add(res->games, res->games, res->rows[d].finished);
+        mpz_add_ui(res->positions, res->positions, res->rows[d].positions);
+    }
+    res->peak_memory = atomic_load(&R.mem.peak);
+    res->seconds = omp_get_wtime() - R.t0;
+    pb_frontier_free(R.cur);
+    pb_frontier_free(R.next);
+    for (int t = 0; t < R.threads; t++) {
+        mpz_clear(R.acc[t].seq);
+        mpz_clear(R.acc[t].mult);
+        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_clear(R.acc[t].out[k]);
+    }
+    free(R.acc);
+    return st;
+}

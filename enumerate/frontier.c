@@ -1,0 +1,210 @@
+/* frontier.c - the sharded position set with exact counts (frontier.h). */
+#include "frontier.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shards start small so that a tiny field costs little; they double at a
+ * load of 3/4 (linear probing stays short at that load). */
+#define SHARD_CAP0 16
+
+/* Charges bytes (may be negative) to mem.  Returns -1 and marks the
+ * budget exceeded if a positive charge would pass it. */
+static int charge(pb_fmem *mem, long long bytes) {
+    long long now = atomic_fetch_add(&mem->used, bytes) + bytes;
+    if (bytes > 0 && mem->budget > 0 && now > mem->budget) {
+        atomic_fetch_sub(&mem->used, bytes);
+        atomic_store(&mem->exceeded, 1);
+        return -1;
+    }
+    long long peak = atomic_load(&mem->peak);
+    while (now > peak && !atomic_compare_exchange_weak(&mem->peak, &peak, now)) {
+    }
+    return 0;
+}
+
+static size_t table_bytes(int kw, size_t cap) {
+    return cap * sizeof(uint64_t) * (size_t)(kw + 1);
+}
+
+pb_frontier *pb_frontier_new(int kw, uint64_t small_max, pb_fmem *mem) {
+    assert(kw >= 2 && small_max >= 1 && small_max <= PB_FRONTIER_VALUE);
+    if (charge(mem, (long long)sizeof(pb_frontier))) return NULL;
+    pb_frontier *fr = calloc(1, sizeof *fr);
+    if (!fr) return NULL;
+    fr->kw = kw;
+    fr->small_max = small_max;
+    fr->mem = mem;
+    for (int s = 0; s < PB_FRONTIER_SHARDS; s++) omp_init_lock(&fr->shard[s].lock);
+    return fr;
+}
+
+static void shard_release(pb_frontier *fr, pb_fshard *sh) {
+    for (size_t i = 0; i < sh->nspill; i++) {
+        charge(fr->mem, -(long long)(sizeof(mpz_t) + mpz_size(sh->spill[i]) * sizeof(mp_limb_t)));
+        mpz_clear(sh->spill[i]);
+    }
+    charge(fr->mem, -(long long)(table_bytes(fr->kw, sh->cap) + sh->capspill * sizeof(mpz_t)));
+    free(sh->spill);
+    free(sh->slots);
+}
+
+void pb_frontier_free(pb_frontier *fr) {
+    if (!fr) return;
+    for (int s = 0; s < PB_FRONTIER_SHARDS; s++) {
+        shard_release(fr, &fr->shard[s]);
+        omp_destroy_lock(&fr->shard[s].lock);
+    }
+    charge(fr->mem, -(long long)sizeof(pb_frontier));
+    free(fr);
+}
+
+uint64_t pb_frontier_hash(const uint64_t *key, int kw) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)kw;
+    for (int w = 0; w < kw; w++) {
+        h ^= key[w];
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static inline pb_fshard *shard_of(pb_frontier *fr, uint64_t h) {
+    return &fr->shard[h >> (64 - PB_FRONTIER_SHARD_BITS)];
+}
+
+static inline uint64_t tag_of(uint64_t h) {
+    return ((h >> 32) & 0xff) << PB_FRONTIER_TAG_SHIFT;
+}
+
+static inline int same_key(const uint64_t *a, const uint64_t *b, int kw) {
+    for (int w = 0; w < kw; w++)
+        if (a[w] != b[w]) return 0;
+    return 1;
+}
+
+/* The slot of key in sh, or the empty slot where it belongs. */
+static size_t find_slot(const pb_fshard *sh, int kw, const uint64_t *key, uint64_t h) {
+    size_t mask = sh->cap - 1, i = (size_t)h & mask, stride = (size_t)kw + 1;
+    uint64_t tag = tag_of(h), c;
+    while ((c = sh->slots[i * stride])) {
+        if ((c & (0xffULL << PB_FRONTIER_TAG_SHIFT)) == tag && same_key(sh->slots + i * stride + 1, key, kw))
+            return i;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static int grow(pb_frontier *fr, pb_fshard *sh) {
+    size_t cap = sh->cap ? sh->cap * 2 : SHARD_CAP0;
+    int kw = fr->kw;
+    size_t stride = (size_t)kw + 1;
+    if (charge(fr->mem, (long long)table_bytes(kw, cap))) return -1;
+    uint64_t *slots = calloc(cap * stride, sizeof(uint64_t));
+    if (!slots) {
+        charge(fr->mem, -(long long)table_bytes(kw, cap));
+        atomic_store(&fr->mem->exceeded, 1);
+        return -1;
+    }
+    pb_fshard old = *sh;
+    sh->slots = slots, sh->cap = cap;
+    for (size_t i = 0; i < old.cap; i++) {
+        const uint64_t *o = old.slots + i * stride;
+        if (!o[0]) continue;
+        size_t j = find_slot(sh, kw, o + 1, pb_frontier_hash(o + 1, kw));
+        memcpy(sh->slots + j * stride, o, sizeof(uint64_t) * stride);
+    }
+    free(old.slots);
+    charge(fr->mem, -(long long)table_bytes(kw, old.cap));
+    return 0;
+}
+
+/* A new spill slot in sh holding 0, or -1 if memory refused it. */
+static long new_spill(pb_frontier *fr, pb_fshard *sh) {
+    if (sh->nspill == sh->capspill) {
+        size_t cap = sh->capspill ? sh->capspill * 2 : 4;
+        if (charge(fr->mem, (long long)((cap - sh->capspill) * sizeof(mpz_t)))) return -1;
+        mpz_t *sp = realloc(sh->spill, cap * sizeof(mpz_t));
+        if (!sp) {
+            atomic_store(&fr->mem->exceeded, 1);
+            return -1;
+        }
+        sh->spill = sp, sh->capspill = cap;
+    }
+    mpz_init(sh->spill[sh->nspill]);
+    return (long)sh->nspill++;
+}
+
+static void set_u64(mpz_t z, uint64_t v) {
+    mpz_import(z, 1, -1, sizeof v, 0, 0, &v);
+}
+
+/* Adds c to the count word *w of sh (keeping its tag); spills when the sum
+ * passes small_max. */
+static int add_count(pb_frontier *fr, pb_fshard *sh, uint64_t *w, pb_fcount c) {
+    uint64_t sum, tag = *w & ~(PB_FRONTIER_SPILL | PB_FRONTIER_VALUE), v = *w & PB_FRONTIER_VALUE;
+    if (!(*w & PB_FRONTIER_SPILL) && !c.big && !__builtin_add_overflow(v, c.small, &sum) && sum <= fr->small_max) {
+        *w = tag | sum;
+        return 0;
+    }
+    mpz_ptr z;
+    size_t before = 0;
+    if (*w & PB_FRONTIER_SPILL) {
+        z = sh->spill[v];
+        before = mpz_size(z);
+    } else {
+        long i = new_spill(fr, sh);
+        if (i < 0) return -1;
+        z = sh->spill[i];
+        set_u64(z, v);
+        *w = tag | PB_FRONTIER_SPILL | (uint64_t)i;
+    }
+    pb_fcount_add_to(z, c);
+    charge(fr->mem, (long long)((mpz_size(z) - before) * sizeof(mp_limb_t)) + (before ? 0 : (long long)sizeof(mpz_t)));
+    return 0;
+}
+
+int pb_frontier_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c) {
+    assert(c.big || c.small >= 1);
+    pb_fshard *sh = shard_of(fr, h);
+    size_t stride = (size_t)fr->kw + 1;
+    int rc = 0;
+    omp_set_lock(&sh->lock);
+    if (4 * (sh->size + 1) > 3 * sh->cap && grow(fr, sh)) {
+        rc = -1;
+        goto out;
+    }
+    uint64_t *slot = sh->slots + find_slot(sh, fr->kw, key, h) * stride;
+    if (slot[0]) {
+        rc = add_count(fr, sh, &slot[0], c) ? -1 : 0;
+        goto out;
+    }
+    uint64_t w = tag_of(h);
+    if (add_count(fr, sh, &w, c)) {
+        rc = -1;
+        goto out;
+    }
+    memcpy(slot + 1, key, sizeof(uint64_t) * (size_t)fr->kw);
+    slot[0] = w;
+    sh->size++;
+    rc = 1;
+out:
+    omp_unset_lock(&sh->lock);
+    return rc;
+}
+
+int pb_frontier_contains(const pb_frontier *fr, const uint64_t *key, uint64_t h) {
+    const pb_fshard *sh = &fr->shard[h >> (64 - PB_FRONTIER_SHARD_BITS)];
+    if (!sh->cap) return 0;
+    return sh->slots[find_slot(sh, fr->kw, key, h) * ((size_t)fr->kw + 1)] != 0;
+}
+
+uint64_t pb_frontier_size(const pb_frontier *fr) {
+    uint64_t n = 0;
+    for (int s = 0; s < PB_FRONTIER_SHARDS; s++) n += fr->shard[s].size;
+    return n;
+}

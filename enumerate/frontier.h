@@ -1,0 +1,125 @@
+/* frontier.h - one depth's frontier for the enumeration: a set of whole
+ * positions, each carrying an exact count (its multiplicity), sharded so
+ * that OpenMP threads can insert concurrently.
+ *
+ * A position is stored whole as its packed key (solver/posset.h):
+ *
+ *   key, kw = nwords + 1 words:  seg[0] .. seg[nwords-1] | ball | to_move << 16
+ *
+ * so membership never rests on a hash.  The hash (pb_frontier_hash, a mix of
+ * the key words) picks the shard from its top bits and the first slot from
+ * its low bits; shards are open-addressing tables with linear probing.  A
+ * slot is kw + 1 consecutive words, the count word then the key, so that a
+ * lookup touches one cache line, not two:
+ *
+ *   slot i:  [ count word | key[0] .. key[kw-1] ]
+ *
+ * Counts are compact.  A used slot's count word is
+ *
+ *   bit 63      spill: the count is the big integer spill[value] of the shard
+ *   bits 55-62  tag: 8 bits of the key's hash, so that a probe rarely has to
+ *               compare a whole key that is not the one looked for
+ *   bits 0-54   value: the count itself (1 .. small_max), or the spill index
+ *
+ * and an empty slot's word is 0 (a stored count is always >= 1).  small_max
+ * is at most 2^55 - 1; tests lower it to exercise the spill path.
+ *
+ * Memory: every allocation of a table or a spill is charged to a shared
+ * pb_fmem before it is made; an insertion that would exceed the budget is
+ * refused (returns -1) and the budget is marked exceeded.
+ */
+#ifndef PB_FRONTIER_H
+#define PB_FRONTIER_H
+
+#include <gmp.h>
+#include <limits.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "posset.h"
+
+#define PB_FRONTIER_SHARD_BITS 10
+#define PB_FRONTIER_SHARDS (1 << PB_FRONTIER_SHARD_BITS)
+#define PB_FRONTIER_SPILL (1ULL << 63)
+#define PB_FRONTIER_TAG_SHIFT 55
+#define PB_FRONTIER_VALUE ((1ULL << PB_FRONTIER_TAG_SHIFT) - 1)
+
+/* Memory shared by the frontiers of one enumeration. */
+typedef struct pb_fmem {
+    atomic_llong used;      /* bytes charged now */
+    atomic_llong peak;      /* the most ever charged */
+    long long budget;       /* 0: no budget */
+    atomic_int exceeded;    /* an allocation was refused */
+} pb_fmem;
+
+typedef struct pb_fshard {
+    omp_lock_t lock;
+    size_t size, cap;       /* entries, slots (a power of two, or 0) */
+    uint64_t *slots;        /* cap * (kw + 1) words */
+    mpz_t *spill;           /* big counts */
+    size_t nspill, capspill;
+} pb_fshard;
+
+typedef struct pb_frontier {
+    int kw;
+    uint64_t small_max;
+    pb_fmem *mem;
+    pb_fshard shard[PB_FRONTIER_SHARDS];
+} pb_frontier;
+
+/* A count as read from a slot: big == NULL means the value is small. */
+typedef struct pb_fcount {
+    uint64_t small;
+    mpz_srcptr big;
+} pb_fcount;
+
+/* A new empty frontier for keys of kw words; NULL if out of memory. */
+pb_frontier *pb_frontier_new(int kw, uint64_t small_max, pb_fmem *mem);
+void pb_frontier_free(pb_frontier *fr);
+
+uint64_t pb_frontier_hash(const uint64_t *key, int kw);
+
+/* Adds the count c to key's entry, creating it.  Thread-safe (locks the
+ * shard).  Returns 1 if the key was new, 0 if it was there, -1 if the
+ * memory budget refused the growth (nothing added). */
+int pb_frontier_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c);
+
+/* Is key in the set?  Not to be called while others insert. */
+int pb_frontier_contains(const pb_frontier *fr, const uint64_t *key, uint64_t h);
+
+/* The number of entries (sums the shards: call between passes). */
+uint64_t pb_frontier_size(const pb_frontier *fr);
+
+/* Slot access for iteration: slot i of a shard is used iff its count
+ * word is not 0. */
+static inline const uint64_t *pb_frontier_slot(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    return sh->slots + i * (size_t)(fr->kw + 1);
+}
+static inline int pb_frontier_used(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    return pb_frontier_slot(fr, sh, i)[0] != 0;
+}
+static inline const uint64_t *pb_frontier_key(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    return pb_frontier_slot(fr, sh, i) + 1;
+}
+static inline pb_fcount pb_frontier_count(const pb_frontier *fr, const pb_fshard *sh, size_t i) {
+    uint64_t c = pb_frontier_slot(fr, sh, i)[0];
+    pb_fcount r = {c & PB_FRONTIER_VALUE, NULL};
+    if (c & PB_FRONTIER_SPILL) r.big = sh->spill[c & PB_FRONTIER_VALUE], r.small = 0;
+    return r;
+}
+
+/* acc += c */
+static inline void pb_fcount_add_to(mpz_t acc, pb_fcount c) {
+    if (c.big) mpz_add(acc, acc, c.big);
+    else if (c.small <= ULONG_MAX) mpz_add_ui(acc, acc, (unsigned long)c.small);
+    else {
+        mpz_t t;
+        mpz_init(t);
+        mpz_import(t, 1, -1, sizeof c.small, 0, 0, &c.small);
+        mpz_add(acc, acc, t);
+        mpz_clear(t);
+    }
+}
+
+#endif

@@ -1,0 +1,115 @@
+#!/bin/bash
+# enumerate.sh - `paperball enumerate` from the command line: figures that
+# agree with perft, identical output for 1 and 2 threads, resume after a
+# stop and after a kill, the memory budget, and bad checkpoints.
+# Usage: bash enumerate.sh /path/to/paperball   (run in a scratch directory)
+set -u
+P=$1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+run() { "$P" enumerate "$@"; }
+
+W=$(mktemp -d enumerate-cli.XXXXXX)
+cd "$W" || exit 1
+
+# Text output of a field where every game ends.
+run --field 2,2,2 --quiet > t.txt || fail "enumerate (2;2;2) failed"
+grep -q '^complete: every game ends by depth 3' t.txt || fail "(2;2;2): not reported complete"
+grep -q '^games: [0-9]' t.txt || fail "(2;2;2): no games total"
+[ ! -e paperball-enum-book-2-2-2.ckpt ] || fail "checkpoint left behind after a complete run"
+
+# CSV against perft, depth by depth (sequences, positions, finished).
+run --field 2,2,4 --depth 4 --csv --quiet > e.csv || fail "enumerate --csv failed"
+"$P" perft --field 2,2,4 --depth 4 > p.txt || fail "perft failed"
+for d in 1 2 3 4; do
+    want=$(awk -v d=$d '$1 == d { print $2, $3, $4 }' p.txt)
+    # columns: rules,field,setback,dead_end,depth,positions,classes_lr,classes_full,sequences,finished
+    got=$(awk -F, -v d=$d '$5 == d { print $9, $6, $10 }' e.csv)
+    [ -n "$want" ] && [ "$want" = "$got" ] || fail "depth $d: perft says '$want', enumerate '$got'"
+done
+[ "$(head -1 e.csv | cut -d, -f5-10)" = "depth,positions,classes_lr,classes_full,sequences,finished" ] \
+    || fail "CSV header"
+
+# JSON: exact integers, totals.
+run --rules hockey --field 2,2,4 --setback 0 --json --quiet > e.json || fail "enumerate --json failed"
+grep -q '"complete":true' e.json || fail "JSON: not complete"
+grep -q '"totals":{"games":165350,' e.json || grep -q '"totals":{"games":[0-9]' e.json || fail "JSON: no totals"
+if command -v python3 > /dev/null; then
+    python3 - e.json <<'PY' || fail "JSON: sums do not add up"
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = j["depths"]
+assert sum(r["finished"] for r in rows) == j["totals"]["games"]
+assert sum(r["positions"] for r in rows) == j["totals"]["positions"]
+assert j["totals"]["top_wins"] + j["totals"]["bottom_wins"] + j["totals"]["draws"] == j["totals"]["games"]
+PY
+fi
+# Dead end as a draw or as a loss: the same games, draws become losses.
+run --rules hockey --field 2,2,4 --setback 0 --dead-end loss --json --quiet > l.json || fail "--dead-end loss failed"
+grep -q '"draws":0,' l.json || fail "--dead-end loss still has draws"
+grep -q '"draws":0,' e.json && fail "--dead-end draw has no draws on hockey (2;2;4) S=0"
+
+# 1 and 2 threads: identical output.
+run --field 2,4,4 --depth 4 --threads 1 --quiet > t1.txt
+run --field 2,4,4 --depth 4 --threads 2 --quiet > t2.txt
+cmp -s t1.txt t2.txt || fail "1 and 2 threads differ"
+
+# Resume after a --depth stop gives the uninterrupted figures.
+run --field 2,2,4 --depth 4 --csv --quiet > d4.csv || fail "uninterrupted run to depth 4 failed"
+run --field 2,2,4 --depth 2 --csv --quiet --checkpoint ck > /dev/null || fail "run to depth 2 failed"
+[ -s ck/paperball-enum-book-2-2-4.ckpt ] || fail "no checkpoint after a --depth stop"
+run --field 2,2,4 --depth 4 --csv --quiet --checkpoint ck --resume > resumed.csv || fail "resume failed"
+cmp -s d4.csv resumed.csv || fail "resumed run differs from the uninterrupted one"
+
+# Resume after a kill (SIGKILL, at whatever depth it had reached) runs to
+# the end with the figures of an uninterrupted run, then drops the file.
+"$P" enumerate --field 2,2,4 --csv --checkpoint kk --threads 2 > /dev/null 2> progress.txt &
+pid=$!
+for _ in $(seq 1 100); do
+    grep -q 'depth 3 done' progress.txt 2> /dev/null && break
+    sleep 0.1
+done
+kill -9 $pid 2> /dev/null
+wait $pid 2> /dev/null
+grep -q 'depth 3 done' progress.txt || echo "note: killed before depth 3 was finished"
+run --field 2,2,4 --csv --quiet --checkpoint ck2 > whole.csv || fail "uninterrupted run failed"
+if [ -e kk/paperball-enum-book-2-2-4.ckpt ]; then
+    run --field 2,2,4 --csv --quiet --checkpoint kk --resume > killed.csv || fail "resume after kill failed"
+    cmp -s whole.csv killed.csv || fail "resume after a kill differs from the uninterrupted run"
+    [ ! -e kk/paperball-enum-book-2-2-4.ckpt ] || fail "checkpoint left after the resumed run completed"
+else
+    fail "no checkpoint after the kill"
+fi
+
+# The memory budget: a clean stop, exit 1, naming the last finished depth.
+run --field 2,4,4 --depth 5 --memory 1M --quiet > /dev/null 2> mem.txt
+rc=$?
+[ $rc -eq 1 ] || fail "memory budget: exit $rc, expected 1"
+grep -q 'last finished depth is [0-9]' mem.txt || fail "memory budget: message '$(cat mem.txt)'"
+[ "$(wc -l < mem.txt)" -eq 1 ] || fail "memory budget: more than one line on stderr"
+
+# Bad checkpoints and bad options: one line, exit 2.
+mkdir -p bad
+echo "not a checkpoint" > bad/paperball-enum-book-2-2-2.ckpt
+run --field 2,2,2 --checkpoint bad --resume --quiet > /dev/null 2> bad.txt
+rc=$?
+[ $rc -eq 2 ] || fail "garbage checkpoint: exit $rc, expected 2"
+[ "$(wc -l < bad.txt)" -eq 1 ] && grep -q '^paperball: bad checkpoint' bad.txt || fail "garbage checkpoint: '$(cat bad.txt)'"
+run --field 2,2,2 --depth 1 --quiet --checkpoint trunc > /dev/null
+head -c 60 trunc/paperball-enum-book-2-2-2.ckpt > trunc/x && mv trunc/x trunc/paperball-enum-book-2-2-2.ckpt
+run --field 2,2,2 --checkpoint trunc --resume --quiet > /dev/null 2> /dev/null
+[ $? -eq 2 ] || fail "truncated checkpoint: expected exit 2"
+run --field 2,2,2 --checkpoint nothing-here --resume --quiet > /dev/null 2> /dev/null
+[ $? -eq 2 ] || fail "missing checkpoint: expected exit 2"
+run --field 2,2,2 --csv --json > /dev/null 2> /dev/null
+[ $? -eq 2 ] || fail "--csv --json: expected exit 2"
+run --field 2,2,2 --memory lots > /dev/null 2> /dev/null
+[ $? -eq 2 ] || fail "--memory lots: expected exit 2"
+run --help | grep -q 'usage: paperball enumerate' || fail "--help"
+
+cd .. && rm -rf "$W"
+if [ $fails -gt 0 ]; then
+    echo "$fails check(s) failed"
+    exit 1
+fi
+echo "enumerate.sh: all checks passed"
