@@ -243,6 +243,10 @@ int cmd_enumerate(int argc, char **argv) {
 run:
 #endif
     eo.max_depth = o.depth;
+    /* Tests only (tests/cli/mpi.sh): keep counts above this in GMP, so that
+     * the big-count paths run on small fields.  The output is the same. */
+    const char *small_max = getenv("PAPERBALL_TEST_SMALL_MAX");
+    if (small_max) eo.small_max = strtoull(small_max, NULL, 10);
     eo.threads = o.threads;
     eo.memory = budget;
     if (!o.quiet && rank == 0) eo.progress = progress;
