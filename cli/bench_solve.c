@@ -1,7 +1,81 @@
-/* bench_solve.c - the solve part of `paperball bench`: not written yet. */
+/* bench_solve.c - `paperball bench --solve`: the solver on fixed positions,
+ * each with 1 thread and with N threads (--threads, default 2): value,
+ * nodes, wall and CPU time, nodes per second, speed-up. */
+#include <omp.h>
+#include <string.h>
+#include <time.h>
+
+#include "../solver/search.h"
 #include "bench.h"
 
+typedef struct solve_pos {
+    const char *name;
+    pb_rules rules;
+    int g, w, l, s;
+    const char *record;
+} solve_pos;
+
+/* Records reached by random play (fixed once, so runs compare). */
+static const solve_pos solve_set[] = {
+    {"book (2;4;4) start", PB_RULES_BOOK, 2, 4, 4, 0, ""},
+    {"hockey (2;4;6) S=1 start", PB_RULES_HOCKEY, 2, 4, 6, 1, ""},
+    {"book (2;8;10) endgame", PB_RULES_BOOK, 2, 8, 10, 0, "e7-d8 d8-d7 d7-e6 e6-e7-d6 d6-d7-e7-f8 f8-e9 e9-d10 d10-e10 e10-f9 f9-f8-e8 e8-f9-e9-e8-d8-e9-d9 d9-e10-e9-f10 f10-e10-f11 f11-g12-g11 g11-f10-f11-g11-f12-f11-e11 e11-d12-c11 c11-d10-d9-e8-d7-c7 c7-d8-c8 c8-c7-c6 c6-d6-e6-f6 f6-e5 e5-e6-d5 d5-e5-f5 f5-f6-e7-e8-f7 f7-f6-g6 g6-f5-e6-f7-f8-g8 g8-f7-g6-g7 g7-g8-f9-f10-e11-f12-e12 e12-e11-d11 d11-e10-e11-d10-d11-e12-d12-d11-c12-c11-b12-a11-b10 b10-b9 b9-a10-b10-a9-b9-c8-d7-c6-d5-d6-e5-e4 e4-f5-g4 g4-g3 g3-f4 f4-e4-d3 d3-c2-b3 b3-b2-a3-b3-a4-b4 b4-c3 c3-d2-d3-c4 c4-b3-b4-c4-d5-e4-f3 f3-f2-g3-g2-f3-g4-f4-f3-g3-h4 h4-i3-h2-h3 h3-i4-h4-i5-h5 h5-g4-h3-h4-h5-g5 g5-f5-f4-g5-g4-h4-g5-g6-h5-h6 h6-i7-h7 h7-g7-f6-g5-h6-h7-i6-h6-g7-f8-g9 g9-g10 g10-h9"},
+    {"book (2;6;8) after 30 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4 e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3 c3-c2-d3-e3-d2 d2-e2-f3-e3-d4-c3-d2-d3-c3-c4-d3-e4-f4 f4-e5-f6-e7-d8 d8-c8 c8-d9 d9-e8 e8-d8-c9 c9-c10-d9-c9-b10-a9-b9 b9-a8-b7 b7-c8-c9-b9-b8 b8-b7-a7-b8-c7 c7-d8-e9"},
+    {"book (2;6;8) after 30 turns b", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6"},
+    {"book (2;6;8) after 26 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6 f6-f7-g7-f6-e5-f4-f5-e4 e4-e3-d2 d2-c3 c3-c2-d2-d3 d3-c2-b3 b3-a3-b2-c3-b4 b4-b5-a4-b4-c5"},
+};
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int pb_bench_solve(const pb_opts *o) {
-    (void)o;
-    return pb_fail(PB_EXIT_FAIL, "bench: the solve benchmark is not implemented yet");
+    int nthreads = o->threads > 1 ? o->threads : 2;
+    size_t hash = o->hash ? (size_t)pb_parse_size(o->hash) : (size_t)64 << 20;
+    if (o->json) printf("{\"benchmark\":\"solve\",\"positions\":[");
+    else
+        printf("%-30s %7s %6s %12s %9s %9s %10s %12s %8s\n", "position", "threads", "value", "nodes", "wall s",
+               "cpu s", "Mnodes/s", "Mnodes/cpu-s", "speed-up");
+    int first = 1, rc = PB_EXIT_OK;
+    for (size_t k = 0; k < sizeof solve_set / sizeof solve_set[0]; k++) {
+        const solve_pos *b = &solve_set[k];
+        pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
+        char err[256];
+        pb_field *f = pb_field_new(&sp, err, sizeof err);
+        pb_game g;
+        if (!f || pb_record_parse(f, b->record, &g, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+        double wall1 = 0;
+        int value1 = PB_UNKNOWN;
+        for (int run = 0; run < 2; run++) {
+            pb_solve_opts so = {0};
+            so.threads = run ? nthreads : 1;
+            so.hash_bytes = hash;
+            so.no_pv = 1;
+            pb_solve_result r;
+            double c0 = cpu_seconds(), t0 = omp_get_wtime();
+            if (pb_solve(f, &g.pos, &so, &r)) return pb_fail(PB_EXIT_FAIL, "bench: cannot allocate the table");
+            double wall = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
+            if (run == 0) wall1 = wall, value1 = r.value;
+            else if (r.value != value1) rc = pb_fail(PB_EXIT_FAIL, "bench: %s: values differ between thread counts", b->name);
+            double speedup = run ? wall1 / wall : 1.0;
+            if (o->json)
+                printf("%s{\"name\":\"%s\",\"threads\":%d,\"value\":\"%s\",\"nodes\":%llu,\"wall_seconds\":%.4f,"
+                       "\"cpu_seconds\":%.4f,\"nodes_per_second\":%.0f,\"nodes_per_cpu_second\":%.0f,\"speedup\":%.3f}",
+                       first ? "" : ",", b->name, so.threads, pb_value_name(r.value), (unsigned long long)r.nodes, wall,
+                       cpu, r.nodes / wall, cpu > 0 ? r.nodes / cpu : 0.0, speedup);
+            else
+                printf("%-30s %7d %6s %12llu %9.3f %9.3f %10.2f %12.2f %8.2f\n", b->name, so.threads,
+                       pb_value_name(r.value), (unsigned long long)r.nodes, wall, cpu, r.nodes / wall / 1e6,
+                       cpu > 0 ? r.nodes / cpu / 1e6 : 0.0, speedup);
+            fflush(stdout);
+            first = 0;
+            pb_solve_result_free(&r);
+        }
+        pb_game_free(&g);
+        pb_field_free(f);
+    }
+    if (o->json) printf("]}\n");
+    return rc;
 }

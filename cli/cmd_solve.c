@@ -1,7 +1,227 @@
-/* cmd_solve.c - `paperball solve`: not written yet. */
+/* cmd_solve.c - `paperball solve`: the exact value of a position, the value
+ * of every first turn (grouped into mirror classes), a best turn and a line
+ * of perfect play; figures of the search. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../solver/diagram.h"
+#include "../solver/search.h"
 #include "cli.h"
 
+/* The one piece of global mutable state: a signal handler can reach
+ * nothing else.  The search only reads it (through pb_solve_opts.stop). */
+static volatile sig_atomic_t solve_interrupted;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    solve_interrupted = 1;
+}
+
+static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
+
+static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r) {
+    char desc[128], buf[4096];
+    int me = g->pos.to_move;
+    printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
+    printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
+    if (r->value == PB_UNKNOWN)
+        printf("value        unknown (stopped: %d of %d first-turn classes proven)\n", r->nsolved_classes, r->nclasses);
+    else
+        printf("value        %s for %s (the player to move)%s\n", pb_value_name(r->value), pb_player_name(me),
+               r->complete ? "" : ", proven before the stop");
+    printf("first turns  %d routes in %d mirror classes%s\n", r->nturns, r->nclasses,
+           r->mirror_lr ? " (the position is its own left-right mirror image)" : "");
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf);
+        printf("  %-28s %-8s", buf, pb_value_name(t->value));
+        if (t->klass != i) {
+            const pb_solve_turn *c = &r->turns[t->klass];
+            printf(" mirror of %s", pb_route_format(f, c->nodes, c->len, c->kick, buf, sizeof buf));
+        } else if (t->end != PB_END_NONE) {
+            printf(" ends the game");
+        } else if (t->value != PB_UNKNOWN) {
+            printf(" %llu nodes, %.3f s", (unsigned long long)t->nodes_searched, t->seconds);
+        }
+        putchar('\n');
+    }
+    if (r->best >= 0) {
+        const pb_solve_turn *t = &r->turns[r->best];
+        printf("best turn    %s\n", pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
+    }
+    if (r->npv) {
+        printf("line         ");
+        for (int i = 0; i < r->npv; i++)
+            printf("%s%s", i ? " " : "", pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
+        printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
+    }
+    printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
+           f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
+    printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
+           (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
+           (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
+    printf("peak memory  %.1f MiB\n", (double)r->peak_rss / 1048576.0);
+}
+
+static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r) {
+    char desc[128], buf[4096];
+    printf("{\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
+    pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
+    printf(",\"goal\":%d,\"width\":%d,\"length\":%d", f->spec.goal, f->spec.width, f->spec.length);
+    if (f->spec.rules == PB_RULES_HOCKEY)
+        printf(",\"setback\":%d,\"dead_end\":\"%s\"", f->spec.setback,
+               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
+    printf(",\"turns_played\":%d,\"to_move\":\"%s\",\"value\":\"%s\",\"complete\":%s,\"stopped\":%s",
+           g->nturns, player_key(g->pos.to_move), pb_value_name(r->value), r->complete ? "true" : "false",
+           r->stopped ? "true" : "false");
+    printf(",\"classes\":%d,\"classes_solved\":%d,\"first_turns\":[", r->nclasses, r->nsolved_classes);
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        printf("%s{\"route\":", i ? "," : "");
+        pb_json_string(stdout, pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
+        printf(",\"value\":\"%s\",\"class\":%d,\"ends_game\":%s,\"nodes\":%llu,\"seconds\":%.6f}",
+               pb_value_name(t->value), t->klass, t->end != PB_END_NONE ? "true" : "false",
+               (unsigned long long)t->nodes_searched, t->seconds);
+    }
+    printf("],\"best\":");
+    if (r->best >= 0) {
+        const pb_solve_turn *t = &r->turns[r->best];
+        pb_json_string(stdout, pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
+    } else printf("null");
+    printf(",\"pv\":[");
+    for (int i = 0; i < r->npv; i++) {
+        if (i) putchar(',');
+        pb_json_string(stdout, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
+    }
+    printf("],\"pv_kind\":");
+    pb_json_string(stdout, r->pv_kind ? r->pv_kind : "");
+    printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"threads\":%d", (unsigned long long)r->nodes,
+           r->seconds, r->rate, r->threads);
+    printf(",\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
+           "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
+           r->tt_bytes, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits,
+           (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced, r->peak_rss);
+}
+
+static int write_svg(const pb_opts *o, const pb_field *f, const pb_solve_result *r) {
+    pb_game g;
+    if (pb_cli_game(o, f, &g)) return PB_EXIT_USAGE;
+    int from = g.nturns;
+    char err[256];
+    for (int i = 0; i < r->npv; i++)
+        if (pb_game_play(&g, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, err, sizeof err)) break;
+    pb_diagram_opts d;
+    memset(&d, 0, sizeof d);
+    d.highlight_from = from;
+    d.title = "principal variation";
+    char *svg = pb_diagram_svg(&g, &d);
+    pb_game_free(&g);
+    FILE *out = fopen(o->svg, "w");
+    if (!out) {
+        free(svg);
+        return pb_fail(PB_EXIT_FAIL, "cannot write '%s'", o->svg);
+    }
+    fputs(svg, out);
+    fclose(out);
+    free(svg);
+    return PB_EXIT_OK;
+}
+
+/* Takes "--time-limit SECONDS" out of argv (an option of solve alone). */
+static int take_time_limit(int *argc, char **argv, double *limit) {
+    for (int i = 0; i < *argc; i++) {
+        const char *a = argv[i], *val = NULL;
+        int used = 1;
+        if (!strcmp(a, "--time-limit")) {
+            if (i + 1 >= *argc) return pb_fail(PB_EXIT_USAGE, "option --time-limit needs a value"), -1;
+            val = argv[i + 1], used = 2;
+        } else if (!strncmp(a, "--time-limit=", 13)) {
+            val = a + 13;
+        } else continue;
+        char *end;
+        *limit = strtod(val, &end);
+        if (end == val || *end || !(*limit > 0))
+            return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --time-limit: expected seconds > 0", val), -1;
+        memmove(argv + i, argv + i + used, sizeof(char *) * (size_t)(*argc - i - used));
+        *argc -= used;
+        i--;
+    }
+    return 0;
+}
+
 int cmd_solve(int argc, char **argv) {
-    (void)argc, (void)argv;
-    return pb_fail(PB_EXIT_FAIL, "'solve' is not implemented yet");
+    if (argc > 0 && !strcmp(argv[0], "--help")) {
+        puts("usage: paperball solve [options] [--threads N] [--hash SIZE] [--time-limit SECONDS]\n"
+             "                       [--json] [--svg FILE] [--quiet] [RECORD-FILE]\n\n"
+             "Solves the position reached by the game record (default: the start) exactly:\n"
+             "its value (win, draw or loss for the player to move, with perfect play), the\n"
+             "value of every first turn grouped into left-right mirror classes, a best turn\n"
+             "and a line of perfect play to the end of the game.\n"
+             "  --threads N         search threads (default 1)\n"
+             "  --hash SIZE         table memory cap, e.g. 64M, 2G (default: 1M for an\n"
+             "                      endgame of <= 48 free segments, 8M up to 96, else 64M)\n"
+             "  --time-limit S      stop after S seconds and print what is proven (exit 1)\n"
+             "  --svg FILE          draw the position with the line of perfect play\n"
+             "  --quiet             no progress lines on stderr\n"
+             "Ctrl-C prints what is proven so far and exits with status 1.\n");
+        pb_common_help(stdout);
+        return PB_EXIT_OK;
+    }
+    double time_limit = 0;
+    if (take_time_limit(&argc, argv, &time_limit)) return PB_EXIT_USAGE;
+    pb_opts o;
+    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
+    pb_field *f = pb_cli_field(&o);
+    if (!f) return PB_EXIT_USAGE;
+    pb_game g;
+    if (pb_cli_game(&o, f, &g)) {
+        pb_field_free(f);
+        return PB_EXIT_USAGE;
+    }
+    if (g.end != PB_END_NONE) {
+        char buf[128];
+        pb_game_result(&g, buf, sizeof buf);
+        if (o.json) {
+            printf("{\"game_over\":true,\"result\":");
+            pb_json_string(stdout, buf);
+            printf("}\n");
+        } else printf("the game is over: %s\n", buf);
+        pb_game_free(&g);
+        pb_field_free(f);
+        return PB_EXIT_OK;
+    }
+    pb_solve_opts so = {0};
+    so.threads = o.threads > 0 ? o.threads : 1;
+    so.hash_bytes = o.hash ? (size_t)pb_parse_size(o.hash) : 0;
+    so.time_limit = time_limit;
+    so.stop = &solve_interrupted;
+    so.progress = o.quiet ? NULL : stderr;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    pb_solve_result r;
+    int rc = pb_solve(f, &g.pos, &so, &r);
+    sigaction(SIGINT, &old, NULL);
+    if (rc) {
+        pb_game_free(&g);
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table (--hash %s)", o.hash ? o.hash : "");
+    }
+    if (o.json) print_json(f, &g, &r);
+    else print_text(f, &g, &r);
+    int status = PB_EXIT_OK;
+    if (o.svg) status = write_svg(&o, f, &r);
+    if (r.stopped) {
+        fflush(stdout);
+        pb_fail(PB_EXIT_FAIL, "stopped by %s before the end: %d of %d first-turn classes proven",
+                solve_interrupted ? "Ctrl-C" : "the time limit", r.nsolved_classes, r.nclasses);
+        status = PB_EXIT_FAIL;
+    }
+    pb_solve_result_free(&r);
+    pb_game_free(&g);
+    pb_field_free(f);
+    return status;
 }

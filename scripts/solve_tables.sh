@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Solves every field from (2;2;2) upwards, in order of size, for each rule
+# set (book; hockey S=1 and S=0, dead end draw and loss; triple), each run
+# under a time limit, and writes results/solved.md and results/solved.csv.
+# For each rule set it stops at the first field that does not finish and
+# records how far that one got.
+#
+# Usage: scripts/solve_tables.sh [--time-limit SECONDS] [--hash SIZE]
+#                                [--threads N] [--max-side N] [--build DIR]
+#   --time-limit  wall-clock limit per field (default 600; the issue asks
+#                 for "within one hour": pass 3600 for that)
+#   --hash        table memory per run (default 1G)
+#   --threads     search threads (default 1: the machine is shared)
+#   --max-side    largest W and L tried (default 12)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build
+limit=600
+hash=1G
+threads=1
+maxside=12
+while [ $# -gt 0 ]; do
+  case $1 in
+    --time-limit) limit=$2; shift 2;;
+    --hash) hash=$2; shift 2;;
+    --threads) threads=$2; shift 2;;
+    --max-side) maxside=$2; shift 2;;
+    --build) build=$2; shift 2;;
+    *) echo "scripts/solve_tables.sh: unknown option $1" >&2; exit 2;;
+  esac
+done
+pb=$build/paperball
+[ -x "$pb" ] || { echo "scripts/solve_tables.sh: $pb not built" >&2; exit 2; }
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+machine="$cpu, $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(uname -sr)"
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Fields in order of size: area W*L, then L, then G (all even, G <= W).
+fields=$(for w in $(seq 2 2 "$maxside"); do for l in $(seq 2 2 "$maxside"); do for g in $(seq 2 2 "$w"); do
+  echo "$((w * l)) $l $g $w"; done; done; done | sort -n -k1,1 -k2,2 -k3,3 | awk '{print $3";"$4";"$2}')
+
+variants=("book|--rules book"
+          "hockey S=1, dead end draws|--rules hockey --setback 1 --dead-end draw"
+          "hockey S=1, dead end loses|--rules hockey --setback 1 --dead-end loss"
+          "hockey S=0, dead end draws|--rules hockey --setback 0 --dead-end draw"
+          "hockey S=0, dead end loses|--rules hockey --setback 0 --dead-end loss")
+if "$pb" moves --rules triple --field '2;6;8' 2>/dev/null | tail -1 | awk '{exit !($1 > 0)}'; then
+  variants+=("triple|--rules triple")
+fi
+
+n=0
+for v in "${variants[@]}"; do
+  name=${v%%|*}; opts=${v#*|}
+  for fl in $fields; do
+    # shellcheck disable=SC2086
+    "$pb" info $opts --field "$fl" >/dev/null 2>&1 || continue   # not a field of this rule set
+    n=$((n + 1))
+    cmd="paperball solve $opts --field '$fl' --threads $threads --hash $hash --time-limit $limit --json --quiet"
+    echo "[$(date -u +%H:%M:%S)] $name ($fl)" >&2
+    set +e
+    # shellcheck disable=SC2086
+    "$pb" solve $opts --field "$fl" --threads "$threads" --hash "$hash" --time-limit "$limit" --json --quiet \
+      > "$work/$n.json" 2> "$work/$n.err"
+    st=$?
+    set -e
+    printf '%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" >> "$work/index.tsv"
+    [ $st -eq 0 ] || break
+  done
+done
+
+python3 - "$work" "$root/results" "$limit" "$hash" "$threads" "$commit$dirty" "$machine" "$started" "$load" <<'PY'
+import csv, json, os, sys
+work, outdir, limit, hsize, threads, commit, machine, started, load = sys.argv[1:]
+rows = []
+with open(os.path.join(work, "index.tsv")) as idx:
+    for k, line in enumerate(idx, 1):
+        name, fl, st, cmd = line.rstrip("\n").split("\t")
+        try:
+            d = json.load(open(os.path.join(work, f"{k}.json")))
+        except Exception:
+            d = {}
+        rows.append((name, fl, int(st), cmd, d))
+
+def best_turns(d):
+    v = d.get("value")
+    if v not in ("win", "draw", "loss"):
+        return []
+    return [t["route"] for t in d["first_turns"] if t["value"] == v]
+
+csv_tmp = os.path.join(outdir, "solved.csv.tmp")
+with open(csv_tmp, "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["rules", "field", "status", "value", "best_first_turns", "routes", "classes", "classes_proven",
+                "nodes", "seconds", "peak_memory_mib", "threads", "hash", "time_limit_s", "command", "commit"])
+    for name, fl, st, cmd, d in rows:
+        status = "solved" if st == 0 and d.get("complete") else ("stopped" if st == 1 else f"error {st}")
+        w.writerow([name, f"({fl})", status, d.get("value", ""), " ".join(best_turns(d)),
+                    len(d.get("first_turns", [])), d.get("classes", ""), d.get("classes_solved", ""),
+                    d.get("nodes", ""), "%.3f" % d.get("seconds", 0), "%.1f" % (d.get("peak_memory_bytes", 0) / 2**20),
+                    threads, hsize, limit, cmd, commit])
+os.replace(csv_tmp, os.path.join(outdir, "solved.csv"))
+
+md = []
+md.append("# Solved fields\n")
+md.append("Generated by `scripts/solve_tables.sh`; do not edit by hand. Every figure comes from a run of")
+md.append("`paperball solve` (the exact solver, docs/solver.md); the full data, with the command of each")
+md.append("run, is in `results/solved.csv`.\n")
+md.append(f"- script: `scripts/solve_tables.sh --time-limit {limit} --hash {hsize} --threads {threads}`")
+md.append(f"- time limit used: **{limit} s (wall clock) per field** (the issue asks for one hour; run with")
+md.append("  `--time-limit 3600` for that)")
+md.append(f"- commit: {commit}")
+md.append(f"- machine: {machine}; load average at the start {load} (the machine is shared,")
+md.append("  so wall-clock times are longer than the CPU needs)")
+md.append(f"- started: {started}\n")
+md.append("Fields are tried in order of size (area W·L, then L, then G; all even, G ≤ W) until the first")
+md.append("one that does not finish within the limit. *Value* is for the player to move at the start (Top")
+md.append("by default; the start is symmetric, so it does not depend on who starts). *Best first turns*")
+md.append("are the first turns that keep that value (the winning, or drawing, first turns; all first")
+md.append("turns when the start is lost); first turns are grouped into left-right mirror classes and")
+md.append("solved one class at a time. *Nodes* are single steps searched (plies for triple).\n")
+cur = None
+for name, fl, st, cmd, d in rows:
+    if name != cur:
+        cur = name
+        md.append(f"\n## {name}\n")
+        md.append("| field | value | best first turns | routes (classes) | nodes | time s | peak MiB |")
+        md.append("|---|---|---|---|---|---|---|")
+    if st == 0 and d.get("complete"):
+        bt = best_turns(d)
+        shown = ", ".join(bt[:6]) + (f" (+{len(bt) - 6} more)" if len(bt) > 6 else "")
+        if d["value"] == "loss":
+            shown = "none: every first turn loses"
+        md.append(f"| ({fl}) | **{d['value']}** | {shown} | {len(d['first_turns'])} ({d['classes']}) | "
+                  f"{d['nodes']} | {d['seconds']:.3f} | {d['peak_memory_bytes'] / 2**20:.0f} |")
+    else:
+        got = ""
+        if d:
+            got = (f"not finished within {limit} s: {d.get('classes_solved', 0)} of {d.get('classes', '?')} "
+                   f"first-turn classes proven, value {d.get('value', 'unknown')}")
+            ft = d.get("first_turns", [])
+            proven = [f"{t['route']} {t['value']}" for i, t in enumerate(ft)
+                      if t["value"] != "unknown" and t["class"] == i]
+            if proven:
+                got += "; proven: " + ", ".join(proven[:8]) + (f" (+{len(proven) - 8} more)" if len(proven) > 8 else "")
+        else:
+            got = f"failed (exit status {st})"
+        md.append(f"| ({fl}) | — | {got} | {len(d.get('first_turns', []))} ({d.get('classes', '?')}) | "
+                  f"{d.get('nodes', '')} | {d.get('seconds', 0):.0f} | {d.get('peak_memory_bytes', 0) / 2**20:.0f} |")
+md_tmp = os.path.join(outdir, "solved.md.tmp")
+open(md_tmp, "w").write("\n".join(md) + "\n")
+os.replace(md_tmp, os.path.join(outdir, "solved.md"))
+print(f"wrote {outdir}/solved.md and solved.csv ({len(rows)} runs)", file=sys.stderr)
+PY

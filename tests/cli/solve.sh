@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# CLI tests of `paperball solve` and `play --vs-solver`: consistency of the
+# values (a position's value against its first turns solved one by one,
+# threads, table sizes), output shapes, exit statuses, stop and Ctrl-C.
+set -u
+pb=$1
+fails=0
+check() { # name, expected, actual
+  if [ "$2" != "$3" ]; then echo "FAIL $1: expected [$2] got [$3]"; fails=$((fails+1)); else echo "ok   $1"; fi
+}
+contains() { # name, needle, haystack
+  case "$3" in *"$2"*) echo "ok   $1";; *) echo "FAIL $1: [$2] not in [$3]"; fails=$((fails+1));; esac
+}
+status() { "$@" >/dev/null 2>&1; echo $?; }
+field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+# The value of a position is the best of its first turns, each solved as a
+# position of its own (value of the reply negated).
+for args in "--field 2,2,4" "--rules hockey --field 2,4,6 --setback 0" "--rules hockey --field 2,4,6 --setback 0 --dead-end loss" "--rules triple --field 2,4,4"; do
+  j=$("$pb" solve $args --quiet --json)
+  v=$(echo "$j" | field "d['value']")
+  best=none
+  for r in $(echo "$j" | field "' '.join(t['route'] for t in d['first_turns'] if not t['ends_game'])"); do
+    w=$("$pb" solve $args --record "$r" --quiet --json | field "d['value']")
+    t=$(echo "$j" | field "[t['value'] for t in d['first_turns'] if t['route']=='$r'][0]")
+    neg=$(case $w in win) echo loss;; loss) echo win;; *) echo draw;; esac)
+    check "solve $args: first turn $r" "$t" "$neg"
+    case "$best:$neg" in none:*|loss:draw|loss:win|draw:win) best=$neg;; esac
+  done
+  for t in $(echo "$j" | field "' '.join(t['value'] for t in d['first_turns'] if t['ends_game'])"); do
+    case "$best:$t" in none:*|loss:draw|loss:win|draw:win) best=$t;; esac
+  done
+  check "solve $args: value = best first turn" "$v" "$best"
+done
+
+# Threads and table size do not change a value.
+a=$("$pb" solve --field 2,4,4 --quiet --json | field "d['value'], [t['value'] for t in d['first_turns']]")
+b=$("$pb" solve --field 2,4,4 --quiet --json --threads 2 | field "d['value'], [t['value'] for t in d['first_turns']]")
+c=$("$pb" solve --field 2,4,4 --quiet --json --threads 2 --hash 1K | field "d['value'], [t['value'] for t in d['first_turns']]")
+check "threads 1 = 2" "$a" "$b"
+check "table 64M = 1K" "$a" "$c"
+r=$("$pb" solve --field 2,4,4 --quiet --json --hash 1K | field "d['table']['replaced'] > 0")
+check "a 1K table replaces" "True" "$r"
+
+# Text output, best turn and line; the line ends the game.
+t=$("$pb" solve --field 2,4,4 --quiet)
+contains "text value" "value        " "$t"
+contains "text best turn" "best turn    " "$t"
+contains "text line" "line         " "$t"
+contains "text table" "table        " "$t"
+j=$("$pb" solve --field 2,4,4 --quiet --json)
+pv=$(echo "$j" | field "' '.join(d['pv'])")
+o=$("$pb" moves --field 2,4,4 --record "$pv" 2>&1; echo "status $?")
+contains "the line is a whole legal game" "status" "$o"
+g=$("$pb" solve --field 2,4,4 --record "$pv" --quiet)
+contains "the line ends the game" "the game is over" "$g"
+
+# A deep endgame of the international field: answered at once (well
+# within a second even on a loaded machine; typically milliseconds).
+endgame='e7-d8 d8-d7 d7-e6 e6-e7-d6 d6-d7-e7-f8 f8-e9 e9-d10 d10-e10 e10-f9 f9-f8-e8 e8-f9-e9-e8-d8-e9-d9 d9-e10-e9-f10 f10-e10-f11 f11-g12-g11 g11-f10-f11-g11-f12-f11-e11 e11-d12-c11 c11-d10-d9-e8-d7-c7 c7-d8-c8 c8-c7-c6 c6-d6-e6-f6 f6-e5 e5-e6-d5 d5-e5-f5 f5-f6-e7-e8-f7 f7-f6-g6 g6-f5-e6-f7-f8-g8 g8-f7-g6-g7 g7-g8-f9-f10-e11-f12-e12 e12-e11-d11 d11-e10-e11-d10-d11-e12-d12-d11-c12-c11-b12-a11-b10 b10-b9 b9-a10-b10-a9-b9-c8-d7-c6-d5-d6-e5-e4 e4-f5-g4 g4-g3 g3-f4 f4-e4-d3 d3-c2-b3 b3-b2-a3-b3-a4-b4 b4-c3 c3-d2-d3-c4 c4-b3-b4-c4-d5-e4-f3 f3-f2-g3-g2-f3-g4-f4-f3-g3-h4 h4-i3-h2-h3 h3-i4-h4-i5-h5 h5-g4-h3-h4-h5-g5 g5-f5-f4-g5-g4-h4-g5-g6-h5-h6 h6-i7-h7 h7-g7-f6-g5-h6-h7-i6-h6-g7-f8-g9 g9-g10 g10-h9'
+j=$("$pb" solve --field 2,8,10 --record "$endgame" --quiet --json --time-limit 5); st=$?
+check "(2;8;10) endgame solved" 0 "$st"
+r=$(echo "$j" | field "d['complete'] and d['seconds'] < 5")
+check "(2;8;10) endgame complete" "True" "$r"
+
+# SVG
+"$pb" solve --field 2,4,4 --quiet --svg pv.svg >/dev/null
+check "svg written" "1" "$(grep -c '<svg' pv.svg | head -1 | sed 's/^[1-9][0-9]*$/1/')"
+
+# Exit statuses and errors.
+check "bad --hash" 2 "$(status "$pb" solve --hash 12Q)"
+check "bad --time-limit" 2 "$(status "$pb" solve --time-limit -3)"
+check "bad record" 2 "$(status "$pb" solve --record 'd6-z9')"
+check "bad field" 2 "$(status "$pb" solve --field 3,5,7)"
+check "help" 0 "$(status "$pb" solve --help)"
+e=$("$pb" solve --hash 12Q 2>&1)
+contains "one-line error" "paperball: bad size '12Q' for --hash" "$e"
+
+# A time limit stops a big search: exit 1, and what is proven is printed.
+out=$("$pb" solve --field 2,8,10 --time-limit 0.5 --quiet 2>err.txt); st=$?
+check "time limit exit" 1 "$st"
+contains "time limit report" "first turns" "$out"
+contains "time limit message" "stopped by the time limit" "$(cat err.txt)"
+
+# Ctrl-C: the same, at once.
+"$pb" solve --field 2,8,10 --quiet >int.txt 2>interr.txt &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; st=$?
+check "Ctrl-C exit" 1 "$st"
+contains "Ctrl-C report" "first turns" "$(cat int.txt)"
+contains "Ctrl-C message" "stopped by Ctrl-C" "$(cat interr.txt)"
+
+# Progress lines on stderr for a longer run (and none with --quiet).
+"$pb" solve --field 2,8,10 --time-limit 3.5 >/dev/null 2>prog.txt
+contains "progress line" "nodes/s, table" "$(cat prog.txt)"
+
+# Play against the solver with piped input.
+p=$(printf 'value\nhint\nnonsense\nquit\n' | "$pb" play --vs-solver --field 2,4,4); st=$?
+check "play exit" 0 "$st"
+contains "play value" "value: " "$p"
+contains "play hint" "hint (" "$p"
+contains "play bad input" "not a route or command" "$p"
+# The person follows the hints to the end and must get the value promised.
+v=$("$pb" solve --field 2,4,4 --quiet --json | field "d['value']")
+log=$(for i in $(seq 1 30); do echo go; done | "$pb" play --vs-solver --field 2,4,4)
+contains "play to the end" "game over" "$log"
+won=$(echo "$log" | grep -cE "Top wins|Bottom loses")
+if [ "$v" = win ]; then check "perfect play wins" 1 "$won"; fi
+if [ "$v" = loss ]; then check "perfect play loses" 0 "$won"; fi
+
+[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "all solve CLI tests passed"
