@@ -2,7 +2,8 @@
 # mpi.sh - the cluster mode (--mpi, docs/cluster.md): `mpirun -n K paperball
 # enumerate --mpi` gives output identical byte for byte to one process, for
 # K = 1 and 3, on fields of each rule set, also with every count kept in GMP;
-# the refusals of --mpi.  Skipped (exit 0) only when this paperball was built
+# `solve --mpi` gives the values, best turn and line of one process; the
+# refusals of --mpi.  Skipped (exit 0) only when this paperball was built
 # without MPI or mpirun is missing.
 # Usage: bash mpi.sh /path/to/paperball   (run in a scratch directory)
 set -u
@@ -67,6 +68,32 @@ rc=$?
 [ $rc -eq 1 ] || fail "--memory stop under MPI: status $rc"
 grep -q 'the last finished depth is 3' mem.err || fail "--memory stop: $(grep paperball: mem.err)"
 [ "$(grep -c '^paperball:' mem.err)" -eq 1 ] || fail "--memory stop: not one line"
+
+# Solve: the same value, first-turn values, best turn and line for 1 and 3
+# processes as one process (nodes, times and tables may differ).
+same_solve() {
+    # the lines from "field" to the line of play, without node counts and times
+    grep -vE '^(nodes|table|peak memory|mpi) ' "$1" | sed -E 's/ [0-9]+ nodes, [0-9.]+ s$//'
+}
+check_solve() {
+    "$P" solve "$@" --quiet > one.out || { fail "solve, one process: $*"; return; }
+    grep -qE '^value +(win|draw|loss) ' one.out || { fail "solve, one process: no value: $*"; return; }
+    same_solve one.out > one.cut
+    for k in 1 3; do
+        mpi $k solve --mpi "$@" --quiet --hash 4M > mpi$k.out 2> mpi$k.err \
+            || { fail "solve, mpirun -n $k: status $?: $* ($(head -3 mpi$k.err))"; continue; }
+        grep -q "^mpi  *$k processes" mpi$k.out || fail "solve, mpirun -n $k: does not say it ran on $k processes"
+        same_solve mpi$k.out > mpi$k.cut
+        cmp -s one.cut mpi$k.cut || { fail "solve, mpirun -n $k differs from one process: $*"; diff one.cut mpi$k.cut | head -5; }
+    done
+}
+check_solve --field 2,4,4
+check_solve --field 2,4,4 --record c4-d5
+check_solve --rules hockey --field 2,2,4 --setback 0
+check_solve --rules triple --field 2,4,6
+# First turns that are the opponent's kick chains after which the same player
+# is to move again: their values are not negated.
+check_solve --rules triple --field 2,4,6 --record '1. c5-d6-c6-b7 2. b7-c8-c7-d7'
 
 # Refusals (before MPI starts, so no mpirun is needed): one line, status 2.
 for opt in --resume "--checkpoint ck"; do
