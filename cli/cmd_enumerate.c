@@ -9,6 +9,7 @@
 
 #include "../enumerate/enumerate.h"
 #include "cli.h"
+#include "cluster.h"
 
 static void progress(void *ctx, const pb_enum_progress *pr) {
     (void)ctx;
@@ -181,7 +182,9 @@ static const char usage[] =
     "                     and removed when every game has ended\n"
     "  --resume           continue from that checkpoint's depth\n"
     "  --csv, --json      machine-readable output (exact integers; JSON numbers)\n"
-    "  --quiet            no progress on standard error\n";
+    "  --quiet            no progress on standard error\n"
+    "  --mpi              under mpirun: spread the positions over the processes (the\n"
+    "                     same output; --memory per process; no checkpoint)\n";
 
 int cmd_enumerate(int argc, char **argv) {
     pb_opts o;
@@ -201,6 +204,28 @@ int cmd_enumerate(int argc, char **argv) {
         rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to enumerate");
         goto out;
     }
+    pb_enum_options eo;
+    pb_enum_options_init(&eo);
+    int rank = 0;
+#ifdef PB_HAVE_MPI
+    pb_cluster cl;
+    pb_enum_dist dist;
+    if (o.mpi) {
+        if (o.resume || o.checkpoint) {
+            rc = pb_fail(PB_EXIT_USAGE, "--mpi does not write or resume checkpoints: drop --%s",
+                         o.resume ? "resume" : "checkpoint");
+            goto out;
+        }
+        if (pb_cluster_start(&cl)) {
+            rc = PB_EXIT_FAIL;
+            goto out;
+        }
+        pb_cluster_enum_dist(&cl, f, &dist);
+        eo.dist = &dist;
+        rank = cl.rank;
+        goto run;
+    }
+#endif
     const char *dir = o.checkpoint ? o.checkpoint : ".";
     if (mkdir(dir, 0777) && errno != EEXIST) {
         rc = pb_fail(PB_EXIT_FAIL, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
@@ -212,31 +237,51 @@ int cmd_enumerate(int argc, char **argv) {
     path = malloc(plen);
     snprintf(path, plen, "%s/%s", dir, name);
 
-    pb_enum_options eo;
-    pb_enum_options_init(&eo);
-    eo.max_depth = o.depth;
-    eo.threads = o.threads;
-    eo.memory = budget;
     eo.checkpoint = path;
     eo.resume = o.resume;
-    if (!o.quiet) eo.progress = progress;
+#ifdef PB_HAVE_MPI
+run:
+#endif
+    eo.max_depth = o.depth;
+    /* Tests only (tests/cli/mpi.sh): keep counts above this in GMP, so that
+     * the big-count paths run on small fields.  The output is the same. */
+    const char *small_max = getenv("PAPERBALL_TEST_SMALL_MAX");
+    if (small_max) eo.small_max = strtoull(small_max, NULL, 10);
+    eo.threads = o.threads;
+    eo.memory = budget;
+    if (!o.quiet && rank == 0) eo.progress = progress;
     pb_enum_result res;
     pb_enum_status st = pb_enumerate(f, &g.pos, &eo, &res);
-    if (st == PB_ENUM_OK) {
+    long long peak = res.peak_memory;
+#ifdef PB_HAVE_MPI
+    if (o.mpi) peak = pb_cluster_max(&cl, peak);
+#endif
+    if (rank != 0) {
+        /* Every process holds the same rows and status; rank 0 speaks. */
+        rc = st == PB_ENUM_OK ? PB_EXIT_OK : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE : PB_EXIT_FAIL;
+    } else if (st == PB_ENUM_OK) {
         if (o.json) print_json(f, &o, &res, from_start);
         else if (o.csv) print_csv(f, &res);
         else print_text(f, &o, &res, from_start);
-        if (!o.quiet)
+        if (!o.quiet && eo.dist)
+            fprintf(stderr, "enumerate: %.2f s on %d MPI processes, peak memory %.1f MiB (the most of one process)\n",
+                    res.seconds, eo.dist->nranks, (double)peak / (1024.0 * 1024.0));
+        else if (!o.quiet)
             fprintf(stderr, "enumerate: %.2f s, peak memory %.1f MiB%s\n", res.seconds,
-                    (double)res.peak_memory / (1024.0 * 1024.0), res.complete ? "" : ", checkpoint kept");
+                    (double)peak / (1024.0 * 1024.0), res.complete ? "" : ", checkpoint kept");
     } else if (st == PB_ENUM_BAD_CHECKPOINT) {
         rc = pb_fail(PB_EXIT_USAGE, "%s", res.message);
+    } else if (st == PB_ENUM_MEMORY && eo.dist) {
+        rc = pb_fail(PB_EXIT_FAIL, "%s on one of the MPI processes (the budget is per process)", res.message);
     } else if (st == PB_ENUM_MEMORY) {
         rc = pb_fail(PB_EXIT_FAIL, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
     } else {
         rc = pb_fail(PB_EXIT_FAIL, "%s", res.message);
     }
     pb_enum_result_free(&res);
+#ifdef PB_HAVE_MPI
+    if (o.mpi) pb_cluster_end(&cl);
+#endif
 out:
     free(path);
     pb_game_free(&g);

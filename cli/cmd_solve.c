@@ -8,6 +8,7 @@
 #include "../solver/diagram.h"
 #include "../solver/search.h"
 #include "cli.h"
+#include "cluster.h"
 
 /* The one piece of global mutable state: a signal handler can reach
  * nothing else.  The search only reads it (through pb_solve_opts.stop). */
@@ -20,7 +21,8 @@ static void on_sigint(int sig) {
 
 static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
 
-static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r) {
+/* nranks: the MPI processes of a --mpi run, 0 without --mpi. */
+static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, int nranks) {
     char desc[128], buf[4096];
     int me = g->pos.to_move;
     printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
@@ -58,13 +60,18 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
     }
     printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
            f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
-    printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
-           (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
-           (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
-    printf("peak memory  %.1f MiB\n", (double)r->peak_rss / 1048576.0);
+    if (nranks)
+        printf("table        one per process, %.1f MiB each\n", (double)r->tt_bytes / 1048576.0);
+    else
+        printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
+               (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
+               (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
+    printf("peak memory  %.1f MiB%s\n", (double)r->peak_rss / 1048576.0, nranks ? " (the most of one process)" : "");
+    if (nranks)
+        printf("mpi          %d processes, first-turn classes dealt round-robin (docs/cluster.md)\n", nranks);
 }
 
-static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r) {
+static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, int nranks) {
     char desc[128], buf[4096];
     printf("{\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
     pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
@@ -98,6 +105,7 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     pb_json_string(stdout, r->pv_kind ? r->pv_kind : "");
     printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"threads\":%d", (unsigned long long)r->nodes,
            r->seconds, r->rate, r->threads);
+    if (nranks) printf(",\"mpi_processes\":%d", nranks);
     printf(",\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
            "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
            r->tt_bytes, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits,
@@ -164,6 +172,8 @@ int cmd_solve(int argc, char **argv) {
              "  --time-limit S      stop after S seconds and print what is proven (exit 1)\n"
              "  --svg FILE          draw the position with the line of perfect play\n"
              "  --quiet             no progress lines on stderr\n"
+             "  --mpi               under mpirun: the first-turn classes dealt to the processes,\n"
+             "                      each solving its own with its own table (same values)\n"
              "Ctrl-C prints what is proven so far and exits with status 1.\n");
         pb_common_help(stdout);
         return PB_EXIT_OK;
@@ -179,6 +189,22 @@ int cmd_solve(int argc, char **argv) {
         pb_field_free(f);
         return PB_EXIT_USAGE;
     }
+    int rc = PB_EXIT_OK, rank = 0, nranks = 0;
+#ifdef PB_HAVE_MPI
+    pb_cluster cl;
+    if (o.mpi) {
+        if (pb_cluster_start(&cl)) {
+            pb_game_free(&g);
+            pb_field_free(f);
+            return PB_EXIT_FAIL;
+        }
+        rank = cl.rank, nranks = cl.nranks;
+    }
+#endif
+    if (g.end != PB_END_NONE && rank != 0) {
+        rc = PB_EXIT_OK;
+        goto end;
+    }
     if (g.end != PB_END_NONE) {
         char buf[128];
         pb_game_result(&g, buf, sizeof buf);
@@ -187,9 +213,8 @@ int cmd_solve(int argc, char **argv) {
             pb_json_string(stdout, buf);
             printf("}\n");
         } else printf("the game is over: %s\n", buf);
-        pb_game_free(&g);
-        pb_field_free(f);
-        return PB_EXIT_OK;
+        rc = PB_EXIT_OK;
+        goto end;
     }
     pb_solve_opts so = {0};
     so.threads = o.threads > 0 ? o.threads : 1;
@@ -203,16 +228,28 @@ int cmd_solve(int argc, char **argv) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
     pb_solve_result r;
-    int rc = pb_solve(f, &g.pos, &so, &r);
+#ifdef PB_HAVE_MPI
+    if (o.mpi)
+        rc = pb_cluster_solve(&cl, f, &g.pos, so.hash_bytes, time_limit, 0, o.quiet || rank ? NULL : stderr, &r);
+    else
+#endif
+        rc = pb_solve(f, &g.pos, &so, &r);
     sigaction(SIGINT, &old, NULL);
     if (rc) {
-        pb_game_free(&g);
-        pb_field_free(f);
-        return pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table (--hash %s)", o.hash ? o.hash : "");
+        rc = rank ? PB_EXIT_FAIL
+                  : pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table (--hash %s)", o.hash ? o.hash : "");
+        goto end;
     }
-    if (o.json) print_json(f, &g, &r);
-    else print_text(f, &g, &r);
     int status = PB_EXIT_OK;
+    if (rank != 0) {
+        /* Every process holds the whole result; rank 0 speaks. */
+        status = r.stopped ? PB_EXIT_FAIL : PB_EXIT_OK;
+        pb_solve_result_free(&r);
+        rc = status;
+        goto end;
+    }
+    if (o.json) print_json(f, &g, &r, nranks);
+    else print_text(f, &g, &r, nranks);
     if (o.svg) status = write_svg(&o, f, &r);
     if (r.stopped) {
         fflush(stdout);
@@ -221,7 +258,12 @@ int cmd_solve(int argc, char **argv) {
         status = PB_EXIT_FAIL;
     }
     pb_solve_result_free(&r);
+    rc = status;
+end:
+#ifdef PB_HAVE_MPI
+    if (o.mpi) pb_cluster_end(&cl);
+#endif
     pb_game_free(&g);
     pb_field_free(f);
-    return status;
+    return rc;
 }

@@ -74,9 +74,9 @@ int pb_opts_parse(pb_opts *o, int argc, char **argv) {
         memcpy(name, a, n);
         name[n] = 0;
         static const char *flags[] = {"--json", "--csv", "--quiet", "--all", "--resume", "--vs-solver",
-                                      "--odd", "--unicode", "--ascii", "--solve", "--enumerate", NULL};
+                                      "--odd", "--unicode", "--ascii", "--solve", "--enumerate", "--mpi", NULL};
         int *flag_ptr[] = {&o->json, &o->csv, &o->quiet, &o->all, &o->resume, &o->vs_solver,
-                           &o->odd, &o->unicode, &o->ascii, &o->solve, &o->enumerate};
+                           &o->odd, &o->unicode, &o->ascii, &o->solve, &o->enumerate, &o->mpi};
         int fi;
         for (fi = 0; flags[fi]; fi++)
             if (strcmp(name, flags[fi]) == 0) break;
@@ -140,6 +140,9 @@ int pb_opts_parse(pb_opts *o, int argc, char **argv) {
             return pb_fail(2, "unknown option '%s' (see paperball --help)", name), -1;
         }
     }
+#ifndef PB_HAVE_MPI
+    if (o->mpi) return pb_fail(2, "this paperball was built without MPI"), -1;
+#endif
     if (o->spec.rules == PB_RULES_HOCKEY && !o->field_given) {
         o->spec.goal = 2, o->spec.width = 8, o->spec.length = 10;
     } else if (!o->field_given) {
@@ -242,6 +245,8 @@ void pb_common_help(FILE *out) {
           "  --first top|bottom           who plays first (default top, as the book's (В;Н))\n"
           "  --depth D                    depth in turns\n"
           "  --threads N                  OpenMP threads\n"
-          "  --json                       machine-readable output\n",
+          "  --json                       machine-readable output\n"
+          "  --mpi                        enumerate, solve: spread the work over the processes of\n"
+          "                               mpirun (the same answers; docs/cluster.md)\n",
           out);
 }

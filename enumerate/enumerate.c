@@ -74,6 +74,8 @@ typedef struct run {
     atomic_int stop;
     atomic_ullong done;
     uint64_t expanded;          /* positions of the depth expanded last */
+    uint64_t positions;         /* positions of cur, of all processes */
+    const pb_enum_dist *dist;   /* NULL: one process */
     thread_acc *acc;
     double t0, tpass, tlast;
 } run;
@@ -97,6 +99,25 @@ static void mirror_key(const pb_field *f, const uint64_t *key, uint64_t *out, in
     if (lr) ball = f->mirror_lr[ball];
     if (tb) ball = f->mirror_tb[ball], to_move ^= 1;
     out[nw] = (uint64_t)(uint16_t)ball | (uint64_t)to_move << 16;
+}
+
+int pb_enum_owner(const pb_field *f, const uint64_t *key, int nranks) {
+    assert(nranks >= 1);
+    int kw = f->nwords + 1;
+    uint64_t img[PB_MAX_WORDS + 1], least[PB_MAX_WORDS + 1];
+    memcpy(least, key, sizeof(uint64_t) * (size_t)kw);
+    for (int m = 1; m < 4; m++) {
+        mirror_key(f, key, img, m & 1, m >> 1);
+        if (memcmp(img, least, sizeof(uint64_t) * (size_t)kw) < 0) memcpy(least, img, sizeof(uint64_t) * (size_t)kw);
+    }
+    return (int)(pb_frontier_hash(least, kw) % (uint64_t)nranks);
+}
+
+/* The size of a frontier summed over the processes (collective). */
+static uint64_t global_size(const run *R, const pb_frontier *fr) {
+    uint64_t n = pb_frontier_size(fr);
+    if (R->dist) R->dist->sum_u64(R->dist->ctx, &n, 1);
+    return n;
 }
 
 /* Is the image img of p both smaller than p's key and in F(d)?  Then p is
@@ -186,7 +207,7 @@ static void report(run *R, int finished_depth) {
      * shard sizes is good enough for a progress line. */
     pr.total = finished_depth ? R->expanded : pb_frontier_size(R->cur);
     pr.done = finished_depth ? pr.total : atomic_load(&R->done);
-    pr.positions = pb_frontier_size(finished_depth ? R->cur : R->next);
+    pr.positions = finished_depth ? R->positions : pb_frontier_size(R->next);
     pr.seconds = now - R->t0;
     pr.rate = now > R->tpass ? (double)pr.done / (now - R->tpass) : 0;
     pr.memory = atomic_load(&R->mem.used);
@@ -302,6 +323,17 @@ static void merge(run *R, pb_enum_row *rd, pb_enum_row *rn) {
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_set_ui(a->out[k], 0);
     }
     rd->classes_known = 1;
+    if (R->dist) {
+        /* Each class lies on one process (pb_enum_owner), so the sums are
+         * the classes of all of F(d). */
+        uint64_t c[2] = {rd->classes_lr, rd->classes_full};
+        R->dist->sum_u64(R->dist->ctx, c, 2);
+        rd->classes_lr = c[0], rd->classes_full = c[1];
+        if (rn) {
+            R->dist->sum_mpz(R->dist->ctx, &rn->sequences, 1);
+            R->dist->sum_mpz(R->dist->ctx, rn->outcome, PB_OUT_COUNT);
+        }
+    }
     if (rn) {
         mpz_set_ui(rn->finished, 0);
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_add(rn->finished, rn->finished, rn->outcome[k]);
@@ -335,6 +367,10 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
     R.f = f;
     R.o = o;
     R.visit = o->visit;
+    R.dist = o->dist;
+    /* A process's rows hold only its own share until they are summed, so
+     * a checkpoint of them would be wrong. */
+    assert(!o->dist || (!o->checkpoint && !o->resume));
     R.kw = f->nwords + 1;
     R.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     R.mem.budget = o->memory;
@@ -391,11 +427,16 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
                 R.visit->finish(R.visit->ctx, 0, f, root, root, &none, PB_OUT_KICK_DRAW, 0, one);
                 mpz_clear(one);
             }
-        } else if (pb_frontier_add(R.cur, root_key, pb_frontier_hash(root_key, R.kw), (pb_fcount){1, NULL}) < 0) {
-            st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
-            goto done;
+        } else {
+            uint64_t refused = (!R.dist || pb_enum_owner(f, root_key, R.dist->nranks) == R.dist->rank) &&
+                               pb_frontier_add(R.cur, root_key, pb_frontier_hash(root_key, R.kw), (pb_fcount){1, NULL}) < 0;
+            if (R.dist) R.dist->sum_u64(R.dist->ctx, &refused, 1);   /* all stop, or none */
+            if (refused) {
+                st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
+                goto done;
+            }
         }
-        res->rows[0].positions = pb_frontier_size(R.cur);
+        res->rows[0].positions = global_size(&R, R.cur);
         if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, root_key, 0, res->rows, R.cur, err, sizeof err)) {
             st = fail(res, PB_ENUM_IO, "%s", err);
             goto done;
@@ -406,7 +447,7 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
 
     for (;;) {
         pb_enum_row *rd = &res->rows[R.depth];
-        rd->positions = pb_frontier_size(R.cur);
+        rd->positions = global_size(&R, R.cur);
         int expand = rd->positions > 0 && (o->max_depth < 0 || R.depth < o->max_depth);
         assert(!expand || R.depth + 1 < res->rowcap);
         if (expand) {
@@ -415,6 +456,7 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
         }
         if (!atomic_load(&R.stop)) pass(&R, expand);
         int stop = atomic_load(&R.stop);
+        if (R.dist) stop = R.dist->exchange(R.dist->ctx, &R.next, stop);
         if (stop) {
             pb_frontier_free(R.next);
             R.next = NULL;
@@ -439,7 +481,7 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
         R.cur = R.next;
         R.next = NULL;
         R.depth++;
-        res->rows[R.depth].positions = pb_frontier_size(R.cur);
+        res->rows[R.depth].positions = R.positions = global_size(&R, R.cur);
         if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, root_key, R.depth, res->rows, R.cur, err, sizeof err)) {
             st = fail(res, PB_ENUM_IO, "%s", err);
             break;

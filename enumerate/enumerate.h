@@ -99,6 +99,38 @@ typedef struct pb_enum_progress {
     long long memory;       /* bytes held by the frontiers */
 } pb_enum_progress;
 
+/* Distribution over several processes (the MPI cluster mode,
+ * cli/mpi/mpi_enumerate.c); NULL in options: one process.  Every process
+ * runs pb_enumerate with the same arguments; each keeps the positions of
+ * F(d) it owns, pb_enum_owner() of the key.  The owner is the same for the
+ * four mirror images of a position, so the symmetry classes are counted
+ * with local lookups only.  The hooks are collective: every process calls
+ * them, in the same order, from the thread that called pb_enumerate.
+ * After them every process holds the same rows, so all of them stop at the
+ * same depth with the same status. */
+struct pb_frontier;
+typedef struct pb_enum_dist {
+    int rank, nranks;
+    void *ctx;
+    /* After each pass, with this process's stop reason (0: none, else
+     * positive).  After an expansion (*next != NULL, no stop anywhere) it
+     * sends every entry of *next (the successors this process generated)
+     * to its owner and replaces *next by the set of the entries this
+     * process owns, the counts of equal positions added; it allocates
+     * with the memory counter of *next, so the budget is per process.
+     * Returns the largest stop reason of all processes (its own
+     * exchange failing for memory counts as 1, the memory reason). */
+    int (*exchange)(void *ctx, struct pb_frontier **next, int stop);
+    /* v[i] = the sum of v[i] over the processes. */
+    void (*sum_u64)(void *ctx, uint64_t *v, int n);
+    void (*sum_mpz)(void *ctx, mpz_t *v, int n);
+} pb_enum_dist;
+
+/* The process that owns the position with the packed key `key` among
+ * nranks: a hash of the least key of its four mirror images, modulo
+ * nranks.  The hash only picks the owner; positions are compared whole. */
+int pb_enum_owner(const pb_field *f, const uint64_t *key, int nranks);
+
 typedef struct pb_enum_options {
     int max_depth;           /* stop after F(max_depth); -1: until every game has ended */
     int threads;             /* 0: the OpenMP default */
@@ -111,6 +143,7 @@ typedef struct pb_enum_options {
     void *progress_ctx;
     double progress_every;   /* seconds between progress reports within a depth (0: 2 s) */
     uint64_t small_max;      /* tests only: counts above it are kept in GMP (0: 2^55 - 1) */
+    const pb_enum_dist *dist;   /* several processes (no checkpoint then); NULL: one */
 } pb_enum_options;
 
 /* Default options: every depth, default threads, no budget, no checkpoint. */

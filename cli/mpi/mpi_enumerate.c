@@ -1,0 +1,246 @@
+/* mpi_enumerate.c - the MPI hooks of a distributed enumeration
+ * (`mpirun -n K paperball enumerate --mpi`), compiled only with MPI.
+ *
+ * Every process runs the same breadth-first loop of enumerate/enumerate.c.
+ * Each distinct position of F(d) is owned by one process, pb_enum_owner():
+ * a hash of the least of its four mirror images, modulo K.  A process
+ * expands the positions it owns into a local set of successors (equal
+ * positions merged, counts added exactly); the exchange below then sends
+ * every successor, whole (packed key + exact count), to its owner, which
+ * adds it to its part of F(d+1).
+ *
+ * Why the answers cannot depend on K: the parts of F(d+1) are disjoint
+ * (one owner per position) and their union is F(d+1), because every
+ * successor reaches its owner and positions are merged by comparing whole
+ * keys, never hashes; a multiplicity is the exact sum of the counts sent
+ * for it (addition does not care about order or grouping).  Every figure
+ * of a row is a sum over positions (|F(d)|, perft, outcomes) or over
+ * classes, and a class never straddles two processes (the owner is a
+ * function of the class), so the per-process class counts, made with the
+ * same local lookups as one process, add up to the global ones.  Sums of
+ * uint64 and of exact GMP integers are the same for any split: the rows,
+ * and so the output, are those of one process.
+ *
+ * Memory: the budget (--memory) is per process; the exchange sends in
+ * rounds of at most CHUNK_WORDS words per process, so its buffers stay
+ * bounded (not charged to the budget: at most 8 MiB sent and K * 8 MiB
+ * received per round).
+ */
+#include <assert.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../enumerate/frontier.h"
+#include "../cli.h"
+#include "../cluster.h"
+
+#define CHUNK_WORDS ((size_t)1 << 20)
+
+int pb_cluster_start(pb_cluster *c) {
+    int provided = 0;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        pb_fail(PB_EXIT_FAIL, "MPI_Init failed");
+        return -1;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &c->nranks);
+    return 0;
+}
+
+void pb_cluster_end(pb_cluster *c) {
+    (void)c;
+    MPI_Finalize();
+}
+
+long long pb_cluster_max(const pb_cluster *c, long long v) {
+    (void)c;
+    long long m = v;
+    MPI_Allreduce(&v, &m, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return m;
+}
+
+/* A growable vector of words. */
+typedef struct words {
+    uint64_t *w;
+    size_t n, cap;
+} words;
+
+static void words_push(words *v, uint64_t x) {
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 1024;
+        v->w = realloc(v->w, v->cap * sizeof *v->w);
+        if (!v->w) abort();
+    }
+    v->w[v->n++] = x;
+}
+
+/* A count on the wire: a small count is one word below 2^63; a big one is
+ * the word 2^63 | n followed by its n 64-bit limbs, least significant
+ * first. */
+static void put_count(words *v, pb_fcount c) {
+    if (!c.big) {
+        assert(c.small < PB_FRONTIER_SPILL);
+        words_push(v, c.small);
+        return;
+    }
+    assert(mpz_sgn(c.big) > 0);
+    size_t n = (mpz_sizeinbase(c.big, 2) + 63) / 64;
+    words_push(v, PB_FRONTIER_SPILL | n);
+    size_t at = v->n;
+    for (size_t i = 0; i < n; i++) words_push(v, 0);
+    size_t got = 0;
+    mpz_export(v->w + at, &got, -1, sizeof(uint64_t), 0, 0, c.big);
+    assert(got == n);
+}
+
+/* Sums v[0..n-1] over the processes: each exports its values, all gather
+ * all, each adds them up (exactly, in rank order). */
+static void sum_mpz(void *ctx, mpz_t *v, int n) {
+    pb_cluster *c = ctx;
+    words out = {0};
+    for (int i = 0; i < n; i++) {
+        if (mpz_sgn(v[i]) == 0) words_push(&out, 0);
+        else put_count(&out, (pb_fcount){0, v[i]});
+    }
+    int len = (int)out.n, *lens = malloc(sizeof(int) * (size_t)c->nranks),
+        *displs = malloc(sizeof(int) * (size_t)c->nranks);
+    MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; r < c->nranks; r++) displs[r] = (int)total, total += (size_t)lens[r];
+    uint64_t *all = malloc(sizeof(uint64_t) * (total ? total : 1));
+    MPI_Allgatherv(out.w, len, MPI_UINT64_T, all, lens, displs, MPI_UINT64_T, MPI_COMM_WORLD);
+    mpz_t t;
+    mpz_init(t);
+    for (int i = 0; i < n; i++) mpz_set_ui(v[i], 0);
+    for (int r = 0; r < c->nranks; r++) {
+        const uint64_t *p = all + displs[r];
+        for (int i = 0; i < n; i++) {
+            uint64_t w = *p++;
+            size_t k = w & PB_FRONTIER_SPILL ? (size_t)(w & ~PB_FRONTIER_SPILL) : 1;
+            mpz_import(t, k, -1, sizeof(uint64_t), 0, 0, w & PB_FRONTIER_SPILL ? p : &w);
+            if (w & PB_FRONTIER_SPILL) p += k;
+            mpz_add(v[i], v[i], t);
+        }
+        assert(p == all + displs[r] + lens[r]);
+    }
+    mpz_clear(t);
+    free(all);
+    free(lens);
+    free(displs);
+    free(out.w);
+}
+
+static void sum_u64(void *ctx, uint64_t *v, int n) {
+    (void)ctx;
+    MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+}
+
+/* Adds the entries of a received block (key, count, key, count ...) to
+ * out.  Returns -1 if the memory budget refused one. */
+static int take(pb_frontier *out, const uint64_t *p, const uint64_t *end, mpz_t t) {
+    int kw = out->kw, rc = 0;
+    while (p < end) {
+        const uint64_t *key = p;
+        p += kw;
+        uint64_t w = *p++;
+        pb_fcount c = {w, NULL};
+        if (w & PB_FRONTIER_SPILL) {
+            size_t k = (size_t)(w & ~PB_FRONTIER_SPILL);
+            mpz_import(t, k, -1, sizeof(uint64_t), 0, 0, p);
+            p += k;
+            c.small = 0, c.big = t;
+        }
+        if (!rc && pb_frontier_add(out, key, pb_frontier_hash(key, kw), c) < 0) rc = -1;
+    }
+    return rc;
+}
+
+static int exchange(void *ctx, pb_frontier **next, int stop) {
+    pb_cluster *c = ctx;
+    int K = c->nranks, global = 0;
+    MPI_Allreduce(&stop, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (global || !*next) return global;
+    pb_frontier *in = *next, *out = pb_frontier_new(in->kw, in->small_max, in->mem);
+    int failed = !out, kw = in->kw;
+    const pb_field *f = c->field;
+    words *buf = calloc((size_t)K, sizeof(words));
+    int *scount = malloc(sizeof(int) * (size_t)K * 4), *sdispl = scount + K, *rcount = scount + 2 * K,
+        *rdispl = scount + 3 * K;
+    words send = {0};
+    uint64_t *recv = NULL;
+    size_t recvcap = 0;
+    mpz_t t;
+    mpz_init(t);
+    int s = 0;
+    size_t i = 0;
+    for (;;) {
+        /* Pack one round: successors owned here go straight into out. */
+        size_t total = 0;
+        for (int r = 0; r < K; r++) buf[r].n = 0;
+        while (s < PB_FRONTIER_SHARDS && total < CHUNK_WORDS) {
+            const pb_fshard *sh = &in->shard[s];
+            if (i >= sh->cap) {
+                s++, i = 0;
+                continue;
+            }
+            if (pb_frontier_used(in, sh, i)) {
+                const uint64_t *key = pb_frontier_key(in, sh, i);
+                pb_fcount cnt = pb_frontier_count(in, sh, i);
+                int o = pb_enum_owner(f, key, K);
+                if (o == c->rank) {
+                    if (!failed && pb_frontier_add(out, key, pb_frontier_hash(key, kw), cnt) < 0) failed = 1;
+                } else {
+                    size_t before = buf[o].n;
+                    for (int w = 0; w < kw; w++) words_push(&buf[o], key[w]);
+                    put_count(&buf[o], cnt);
+                    total += buf[o].n - before;
+                }
+            }
+            i++;
+        }
+        send.n = 0;
+        for (int r = 0; r < K; r++) {
+            sdispl[r] = (int)send.n;
+            scount[r] = (int)buf[r].n;
+            for (size_t j = 0; j < buf[r].n; j++) words_push(&send, buf[r].w[j]);
+        }
+        MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
+        size_t rtotal = 0;
+        for (int r = 0; r < K; r++) rdispl[r] = (int)rtotal, rtotal += (size_t)rcount[r];
+        if (rtotal > recvcap) {
+            recvcap = rtotal;
+            recv = realloc(recv, sizeof(uint64_t) * recvcap);
+            if (!recv) abort();
+        }
+        MPI_Alltoallv(send.w, scount, sdispl, MPI_UINT64_T, recv, rcount, rdispl, MPI_UINT64_T, MPI_COMM_WORLD);
+        if (!failed && take(out, recv, recv + rtotal, t) < 0) failed = 1;
+        int more = s < PB_FRONTIER_SHARDS, anymore = 0;
+        MPI_Allreduce(&more, &anymore, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (!anymore) break;
+    }
+    mpz_clear(t);
+    for (int r = 0; r < K; r++) free(buf[r].w);
+    free(buf);
+    free(send.w);
+    free(recv);
+    free(scount);
+    if (out) {
+        pb_frontier_free(in);
+        *next = out;
+    }
+    int anyfailed = 0;
+    MPI_Allreduce(&failed, &anyfailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return anyfailed ? 1 : 0;
+}
+
+void pb_cluster_enum_dist(pb_cluster *c, const pb_field *f, pb_enum_dist *d) {
+    c->field = f;
+    memset(d, 0, sizeof *d);
+    d->rank = c->rank;
+    d->nranks = c->nranks;
+    d->ctx = c;
+    d->exchange = exchange;
+    d->sum_u64 = sum_u64;
+    d->sum_mpz = sum_mpz;
+}

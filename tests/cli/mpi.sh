@@ -1,0 +1,110 @@
+#!/bin/bash
+# mpi.sh - the cluster mode (--mpi, docs/cluster.md): `mpirun -n K paperball
+# enumerate --mpi` gives output identical byte for byte to one process, for
+# K = 1 and 3, on fields of each rule set, also with every count kept in GMP;
+# `solve --mpi` gives the values, best turn and line of one process; the
+# refusals of --mpi.  Skipped (exit 0) only when this paperball was built
+# without MPI or mpirun is missing.
+# Usage: bash mpi.sh /path/to/paperball   (run in a scratch directory)
+set -u
+P=$1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+W=$(mktemp -d mpi-cli.XXXXXX)
+cd "$W" || exit 1
+
+# A build without MPI refuses --mpi with one line and status 2.
+"$P" info --field 2,2,2 --mpi > out.txt 2> err.txt
+rc=$?
+if [ $rc -ne 0 ]; then
+    [ $rc -eq 2 ] && grep -q 'built without MPI' err.txt && [ "$(wc -l < err.txt)" -eq 1 ] \
+        || { echo "FAIL: --mpi without MPI: status $rc, '$(cat err.txt)'"; exit 1; }
+    echo "skipped: this paperball was built without MPI"
+    exit 0
+fi
+if ! command -v mpirun > /dev/null; then
+    echo "skipped: no mpirun"
+    exit 0
+fi
+# Open MPI refuses root without these; --oversubscribe lets 3 processes
+# share the cores of a small machine.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mpi() { local k=$1; shift; mpirun -n "$k" --oversubscribe "$P" "$@"; }
+
+# Enumerations: one process, then 1 and 3 MPI processes, compared byte for byte.
+check() {
+    local fmt=$1; shift
+    "$P" enumerate "$@" $fmt --quiet --threads 1 > one.out || { fail "one process: $*"; return; }
+    [ -s one.out ] || { fail "one process: no output: $*"; return; }
+    for k in 1 3; do
+        mpi $k enumerate --mpi "$@" $fmt --quiet --threads 1 > mpi$k.out 2> mpi$k.err \
+            || { fail "mpirun -n $k: status $?: $* ($(head -3 mpi$k.err))"; continue; }
+        cmp -s one.out mpi$k.out || fail "mpirun -n $k differs from one process: $* $fmt"
+    done
+}
+check --json --field 2,2,2
+check --csv --field 2,4,4 --depth 4
+check "" --field 2,4,4 --depth 3 --record c4-d5
+check --json --rules hockey --field 2,2,4 --setback 0
+check --csv --rules hockey --field 2,2,4 --setback 0 --dead-end loss
+check --json --rules triple --field 2,4,6 --depth 3
+# Every count in GMP (test knob): the big-integer exchange and sums.
+PAPERBALL_TEST_SMALL_MAX=1 check --json --field 2,4,4 --depth 4
+python3 - one.out <<'PY' 2> /dev/null || fail "JSON of (2;4;4): sequences do not add up"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["depths"][4]["positions"] > 1000 and j["depths"][4]["sequences"] > j["depths"][4]["positions"]
+PY
+
+# Progress: from rank 0 only.
+mpi 3 enumerate --mpi --field 2,4,4 --depth 3 --threads 1 > /dev/null 2> prog.err || fail "progress run"
+[ "$(grep -c '^enumerate: depth 3 done' prog.err)" -eq 1 ] || fail "progress not from one process: $(cat prog.err)"
+grep -q 'on 3 MPI processes' prog.err || fail "no 'on 3 MPI processes' in the last progress line"
+
+# The memory budget is per process; a stop names the last finished depth, on every process.
+mpi 3 enumerate --mpi --field 2,4,4 --depth 5 --memory 1M --quiet --threads 1 > /dev/null 2> mem.err
+rc=$?
+[ $rc -eq 1 ] || fail "--memory stop under MPI: status $rc"
+grep -q 'the last finished depth is 3' mem.err || fail "--memory stop: $(grep paperball: mem.err)"
+[ "$(grep -c '^paperball:' mem.err)" -eq 1 ] || fail "--memory stop: not one line"
+
+# Solve: the same value, first-turn values, best turn and line for 1 and 3
+# processes as one process (nodes, times and tables may differ).
+same_solve() {
+    # the lines from "field" to the line of play, without node counts and times
+    grep -vE '^(nodes|table|peak memory|mpi) ' "$1" | sed -E 's/ [0-9]+ nodes, [0-9.]+ s$//'
+}
+check_solve() {
+    "$P" solve "$@" --quiet > one.out || { fail "solve, one process: $*"; return; }
+    grep -qE '^value +(win|draw|loss) ' one.out || { fail "solve, one process: no value: $*"; return; }
+    same_solve one.out > one.cut
+    for k in 1 3; do
+        mpi $k solve --mpi "$@" --quiet --hash 4M > mpi$k.out 2> mpi$k.err \
+            || { fail "solve, mpirun -n $k: status $?: $* ($(head -3 mpi$k.err))"; continue; }
+        grep -q "^mpi  *$k processes" mpi$k.out || fail "solve, mpirun -n $k: does not say it ran on $k processes"
+        same_solve mpi$k.out > mpi$k.cut
+        cmp -s one.cut mpi$k.cut || { fail "solve, mpirun -n $k differs from one process: $*"; diff one.cut mpi$k.cut | head -5; }
+    done
+}
+check_solve --field 2,4,4
+check_solve --field 2,4,4 --record c4-d5
+check_solve --rules hockey --field 2,2,4 --setback 0
+check_solve --rules triple --field 2,4,6
+# First turns that are the opponent's kick chains after which the same player
+# is to move again: their values are not negated.
+check_solve --rules triple --field 2,4,6 --record '1. c5-d6-c6-b7 2. b7-c8-c7-d7'
+
+# Refusals (before MPI starts, so no mpirun is needed): one line, status 2.
+for opt in --resume "--checkpoint ck"; do
+    "$P" enumerate --mpi --field 2,2,2 $opt > /dev/null 2> e.txt
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l < e.txt)" -eq 1 ] && grep -q 'mpi' e.txt || fail "--mpi $opt: status $rc, '$(cat e.txt)'"
+done
+
+cd .. && rm -rf "$W"
+if [ $fails -gt 0 ]; then
+    echo "$fails check(s) failed"
+    exit 1
+fi
+echo "mpi: all checks passed"
