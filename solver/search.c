@@ -95,6 +95,12 @@ const char *pb_value_name(int v) {
     return v == PB_WIN ? "win" : v == PB_LOSS ? "loss" : v == PB_DRAW ? "draw" : "unknown";
 }
 
+/* The value of a game that ended (a goal or a dead end; *loser of pb_step
+ * or pb_route.loser) for player me. */
+static int end_value(int loser, int me) {
+    return loser == PB_NOBODY ? PB_DRAW : loser == me ? PB_LOSS : PB_WIN;
+}
+
 size_t pb_peak_rss(void) {
     FILE *in = fopen("/proc/self/status", "r");
     char line[256];
@@ -221,7 +227,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply)
         case PB_STEP_STOP: v = -search_steps(w, p, -beta, -alpha, ply + 1); break;
         case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1); break;
         case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
-        default: v = loser == PB_NOBODY ? PB_DRAW : loser == me ? PB_LOSS : PB_WIN; break;
+        default: v = end_value(loser, me); break;
         }
         pb_unstep(f, p, &u);
         if (w->aborted) return 0;
@@ -250,7 +256,7 @@ static int turn_child(void *ctx, const pb_field *f, pb_position *after, const pb
     (void)f;
     w->nodes++;
     int mine = r->mover == c->me, v;
-    if (r->end != PB_END_NONE) v = r->loser == PB_NOBODY ? PB_DRAW : r->loser == c->me ? PB_LOSS : PB_WIN;
+    if (r->end != PB_END_NONE) v = end_value(r->loser, c->me);
     else if (after->to_move == c->me) v = search_turns(w, after, c->alpha, c->beta);
     else v = -search_turns(w, after, -c->beta, -c->alpha);
     if (w->aborted) return 1;
@@ -331,7 +337,7 @@ typedef struct pick_ctx {
 } pick_ctx;
 
 static int route_value(worker *w, int me, pb_position *after, const pb_route *r) {
-    if (r->end != PB_END_NONE) return r->loser == PB_NOBODY ? PB_DRAW : r->loser == me ? PB_LOSS : PB_WIN;
+    if (r->end != PB_END_NONE) return end_value(r->loser, me);
     int v = value_of(w, after);
     return after->to_move == me ? v : -v;
 }
@@ -375,6 +381,7 @@ static int collect_route(void *ctx, const pb_field *f, pb_position *after, const
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 64;
         c->turns = realloc(c->turns, sizeof *c->turns * (size_t)c->cap);
+        if (!c->turns) abort();
     }
     pb_solve_turn *t = &c->turns[c->n];
     memset(t, 0, sizeof *t);
@@ -382,23 +389,23 @@ static int collect_route(void *ctx, const pb_field *f, pb_position *after, const
     memcpy(t->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
     t->len = r->len, t->kick = r->kick, t->end = r->end, t->mover = r->mover;
     t->klass = c->n;
-    t->value = r->end == PB_END_NONE ? PB_UNKNOWN
-             : r->loser == PB_NOBODY ? PB_DRAW : r->loser == c->me ? PB_LOSS : PB_WIN;
+    t->value = r->end == PB_END_NONE ? PB_UNKNOWN : end_value(r->loser, c->me);
     c->n++;
     return 0;
 }
 
-/* Groups routes that are left-right mirror images (when the root is its
- * own mirror image, so mirrored routes have equal values). */
-static void mirror_classes(const pb_field *f, const pb_position *root, pb_solve_result *r) {
+void pb_solve_root_turns(const pb_field *f, const pb_position *p, pb_solve_result *r) {
+    pb_position root = *p;
+    collect_ctx cc = {NULL, 0, 0, p->to_move};
+    pb_routes_foreach(f, &root, collect_route, &cc);
+    r->turns = cc.turns, r->nturns = cc.n;
     pb_position m;
-    pb_position_mirror(f, root, &m, 1, 0);
-    r->mirror_lr = pb_position_equal(f, root, &m);
-    if (!r->mirror_lr) return;
-    for (int i = 0; i < r->nturns; i++) {
+    pb_position_mirror(f, p, &m, 1, 0);
+    r->mirror_lr = pb_position_equal(f, p, &m);
+    for (int i = 0; r->mirror_lr && i < r->nturns; i++) {
         pb_solve_turn *a = &r->turns[i];
         for (int j = 0; j < i; j++) {
-            pb_solve_turn *b = &r->turns[j];
+            const pb_solve_turn *b = &r->turns[j];
             if (b->len != a->len || b->kick != a->kick || b->klass != j) continue;
             int k;
             for (k = 0; k < a->len; k++)
@@ -409,6 +416,90 @@ static void mirror_classes(const pb_field *f, const pb_position *root, pb_solve_
             }
         }
     }
+    r->nclasses = 0;
+    for (int i = 0; i < r->nturns; i++) r->nclasses += r->turns[i].klass == i;
+}
+
+void pb_solve_combine(const pb_position *p, pb_solve_result *r) {
+    /* Mirror images share their class's value. */
+    r->nsolved_classes = 0;
+    for (int i = 0; i < r->nturns; i++) {
+        pb_solve_turn *t = &r->turns[i];
+        if (t->klass != i) t->value = r->turns[t->klass].value;
+        else if (t->value != PB_UNKNOWN) r->nsolved_classes++;
+    }
+    /* The root: the best of its player's routes, or the opponent's best
+     * kick chain; proven early if a won (or, for kicks, lost) turn is. */
+    int me = p->to_move, unknown = 0, vmax = -2, vmin = 2, nmine = 0;
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        if (t->value == PB_UNKNOWN) {
+            unknown++;
+            continue;
+        }
+        if (t->mover == me) {
+            nmine++;
+            if (t->value > vmax) vmax = t->value;
+        } else if (t->value < vmin) vmin = t->value;
+    }
+    r->complete = unknown == 0;
+    r->value = PB_UNKNOWN;
+    r->best = -1;
+    if (r->nturns == 0) r->value = PB_DRAW;
+    else if (r->complete) r->value = nmine ? vmax : vmin;
+    else if (nmine && vmax == PB_WIN) r->value = PB_WIN;
+    else if (!nmine && vmin == PB_LOSS && r->turns[0].mover != me) r->value = PB_LOSS;
+    if (r->value == PB_UNKNOWN) return;
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        if (t->value != r->value) continue;
+        /* As in pick_route: a winner ends the game at once if it can,
+         * the other side keeps it going if it can. */
+        int ends = t->end != PB_END_NONE, best_ends = r->best >= 0 && r->turns[r->best].end != PB_END_NONE;
+        int prefer = r->value == PB_WIN ? ends && !best_ends : !ends && best_ends;
+        if (r->best < 0 || prefer) r->best = i;
+    }
+}
+
+const char pb_solve_pv_kind[] =
+    "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps "
+    "the value; the winner scores as soon as a goal wins, the other side avoids routes that end the "
+    "game when it can; otherwise the first value-keeping route in generation order";
+
+void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, pb_solve_next_route next, void *ctx) {
+    assert(r->best >= 0 && r->best < r->nturns && r->npv == 0);
+    pb_position *q = malloc(sizeof *q);
+    *q = *p;
+    pb_route info;
+    char err[256];
+    int cap = f->nsegments + 2, pvcap = 16;
+    int16_t *buf = malloc(sizeof(int16_t) * (size_t)cap);
+    r->pv = malloc(sizeof *r->pv * (size_t)pvcap);
+    const pb_solve_turn *bt = &r->turns[r->best];
+    int len = bt->len, kick = bt->kick;
+    memcpy(buf, bt->nodes, sizeof(int16_t) * (size_t)len);
+    for (;;) {
+        if (pb_route_play(f, q, buf, len, kick, &info, err, sizeof err)) break;
+        if (r->npv == pvcap) r->pv = realloc(r->pv, sizeof *r->pv * (size_t)(pvcap *= 2));
+        pb_pv_turn *pt = &r->pv[r->npv++];
+        pt->nodes = malloc(sizeof(int16_t) * (size_t)len);
+        memcpy(pt->nodes, buf, sizeof(int16_t) * (size_t)len);
+        pt->len = len, pt->kick = kick;
+        if (info.end != PB_END_NONE) break;
+        len = next(ctx, q, buf, cap, &kick);
+        if (len == 0) break;
+    }
+    free(buf);
+    free(q);
+}
+
+/* pb_solve's next turn of the line: a best route on worker ctx. */
+static int line_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *kick) {
+    worker *w = ctx;
+    int v = value_of(w, q);
+    if (w->aborted) return 0;
+    int len = best_route(w, q, v, nodes, cap, kick);
+    return w->aborted ? 0 : len;
 }
 
 static void run_job(worker *w, job *jb, const pb_solve_turn *tu, const pb_position *root) {
@@ -486,18 +577,11 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     if (nthreads > 64) nthreads = 64;
     r->threads = nthreads;
 
-    pb_position root = *p;
-    collect_ctx cc = {NULL, 0, 0, p->to_move};
-    pb_routes_foreach(f, &root, collect_route, &cc);
-    r->turns = cc.turns, r->nturns = cc.n;
-    mirror_classes(f, p, r);
-
+    pb_solve_root_turns(f, p, r);
     sh.jobs = calloc((size_t)r->nturns + 1, sizeof(job));
     sh.turns = r->turns;
     for (int i = 0; i < r->nturns; i++) {
-        if (r->turns[i].klass != i) continue;
-        r->nclasses++;
-        if (r->turns[i].end != PB_END_NONE) continue;
+        if (r->turns[i].klass != i || r->turns[i].end != PB_END_NONE) continue;
         job *jb = &sh.jobs[sh.njobs++];
         jb->route = i;
         atomic_init(&jb->done, 0);
@@ -550,75 +634,13 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         r->turns[jb->route].nodes_searched = jb->nodes;
         r->turns[jb->route].seconds = jb->seconds;
     }
-    /* Mirror images share their class's value. */
-    r->nsolved_classes = 0;
-    for (int i = 0; i < r->nturns; i++) {
-        pb_solve_turn *t = &r->turns[i];
-        if (t->klass != i) t->value = r->turns[t->klass].value;
-        else if (t->value != PB_UNKNOWN) r->nsolved_classes++;
-    }
-    /* The root: the best of its player's routes, or the opponent's best
-     * kick chain; proven early if a won (or, for kicks, lost) turn is. */
-    int me = p->to_move, unknown = 0, vmax = -2, vmin = 2, nmine = 0;
-    for (int i = 0; i < r->nturns; i++) {
-        pb_solve_turn *t = &r->turns[i];
-        if (t->value == PB_UNKNOWN) {
-            unknown++;
-            continue;
-        }
-        if (t->mover == me) {
-            nmine++;
-            if (t->value > vmax) vmax = t->value;
-        } else if (t->value < vmin) vmin = t->value;
-    }
-    r->complete = unknown == 0;
-    if (r->nturns == 0) r->value = PB_DRAW;
-    else if (r->complete) r->value = nmine ? vmax : vmin;
-    else if (nmine && vmax == PB_WIN) r->value = PB_WIN;
-    else if (!nmine && vmin == PB_LOSS && r->turns[0].mover != me) r->value = PB_LOSS;
-    if (r->value != PB_UNKNOWN) {
-        for (int i = 0; i < r->nturns; i++) {
-            pb_solve_turn *t = &r->turns[i];
-            if (t->value != r->value) continue;
-            /* As in pick_route: a winner ends the game at once if it can,
-             * the other side keeps it going if it can. */
-            int ends = t->end != PB_END_NONE, best_ends = r->best >= 0 && r->turns[r->best].end != PB_END_NONE;
-            int prefer = r->value == PB_WIN ? ends && !best_ends : !ends && best_ends;
-            if (r->best < 0 || prefer) r->best = i;
-        }
-    }
+    pb_solve_combine(p, r);
+    r->pv_kind = pb_solve_pv_kind;
     /* The principal variation: the best turn, then best routes to the end. */
-    r->pv_kind = "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps "
-                 "the value; the winner scores as soon as a goal wins, the other side avoids routes that end the "
-                 "game when it can; otherwise the first value-keeping route in generation order";
     if (r->best >= 0 && !o->no_pv && !r->stopped) {
-        pb_position *q = malloc(sizeof *q);
-        *q = *p;
-        pb_route info;
-        char err[256];
-        int cap = f->nsegments + 2, pvcap = 16;
-        int16_t *buf = malloc(sizeof(int16_t) * (size_t)cap);
-        r->pv = malloc(sizeof *r->pv * (size_t)pvcap);
-        const pb_solve_turn *bt = &r->turns[r->best];
-        int len = bt->len, kick = bt->kick;
-        memcpy(buf, bt->nodes, sizeof(int16_t) * (size_t)len);
         w0->job_done = NULL;
         w0->aborted = 0;
-        for (;;) {
-            if (pb_route_play(f, q, buf, len, kick, &info, err, sizeof err)) break;
-            if (r->npv == pvcap) r->pv = realloc(r->pv, sizeof *r->pv * (size_t)(pvcap *= 2));
-            pb_pv_turn *pt = &r->pv[r->npv++];
-            pt->nodes = malloc(sizeof(int16_t) * (size_t)len);
-            memcpy(pt->nodes, buf, sizeof(int16_t) * (size_t)len);
-            pt->len = len, pt->kick = kick;
-            if (info.end != PB_END_NONE) break;
-            int v = value_of(w0, q);
-            if (w0->aborted) break;
-            len = best_route(w0, q, v, buf, cap, &kick);
-            if (len == 0 || w0->aborted) break;
-        }
-        free(buf);
-        free(q);
+        pb_solve_line(f, p, r, line_next, w0);
     }
     nodes += w0->nodes;
     st.probes += w0->st.probes, st.hits += w0->st.hits;

@@ -75,6 +75,47 @@ typedef struct pb_solve_result {
 int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r);
 void pb_solve_result_free(pb_solve_result *r);
 
+/* The root logic of pb_solve, in pieces, so that another way of proving the
+ * first turns (the cluster solve, cli/mpi/mpi_solve.c) answers by the same
+ * rules with the same code:
+ *   pb_solve_root_turns -> prove the class representatives' values ->
+ *   pb_solve_combine -> r->pv_kind = pb_solve_pv_kind, pb_solve_line. */
+
+/* Lists the first turns of p (a position where the game goes on) into
+ * r->turns / r->nturns in generation order (pb_routes_foreach).  A route
+ * that ends the game gets its value from its end, the others PB_UNKNOWN.
+ * When p is its own left-right mirror image (r->mirror_lr), mirrored
+ * routes have equal values, so a route joins the class of the earlier
+ * route that is its mirror image (klass = that route's index); otherwise
+ * each route is its own class.  Sets r->nclasses; the rest of r is left
+ * as it is. */
+void pb_solve_root_turns(const pb_field *f, const pb_position *p, pb_solve_result *r);
+
+/* Given the values of the classes' representatives (turns[i].klass == i;
+ * PB_UNKNOWN where not proven), gives each mirror its class's value and
+ * sets r->nsolved_classes, r->complete and, for p's player to move,
+ * r->value: the best of its own routes, or the opponent's best kick chain
+ * when the first turns are kicks; proven early when a won route (or, for
+ * kicks, a lost one) is; PB_UNKNOWN otherwise.  r->best: a first turn
+ * with the root's value, the first in order, except that a winner prefers
+ * a route that ends the game and the other side one that does not (the
+ * rule of the line); -1 when the value is unknown. */
+void pb_solve_combine(const pb_position *p, pb_solve_result *r);
+
+/* What kind of line pb_solve_line gives (for r->pv_kind). */
+extern const char pb_solve_pv_kind[];
+
+/* The next turn of a line from q (where the game goes on): a best route
+ * for q's player to move into nodes (capacity cap), *kick its kick flag;
+ * returns its length, or 0 to end the line (no route, or the search was
+ * cut short).  q must be as it was on return. */
+typedef int (*pb_solve_next_route)(void *ctx, pb_position *q, int16_t *nodes, int cap, int *kick);
+
+/* The principal variation into r->pv / r->npv (r->npv == 0 on entry):
+ * r->best's turn from p, then next's route from each position reached,
+ * until the game ends or next gives none. */
+void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, pb_solve_next_route next, void *ctx);
+
 /* A solver kept between questions (play against the solver): one table,
  * one thread. */
 typedef struct pb_solver pb_solver;

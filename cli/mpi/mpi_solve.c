@@ -1,9 +1,9 @@
 /* mpi_solve.c - `mpirun -n K paperball solve --mpi`: the first turns of a
  * position solved on K processes, compiled only with MPI.
  *
- * The first turns are the routes from the root in generation order
- * (pb_routes_foreach), grouped into left-right mirror classes exactly as
- * pb_solve groups them (when the root is its own mirror image).  The
+ * The first turns are the routes from the root in generation order,
+ * grouped into left-right mirror classes by pb_solve's own code
+ * (pb_solve_root_turns, when the root is its own mirror image).  The
  * classes whose route does not end the game are the jobs, dealt to the
  * processes round-robin: job j to rank j mod K, the same on every process.
  * Each process solves its jobs exactly with its own table
@@ -12,15 +12,16 @@
  * after a triple kick chain; a route that ends the game has its value from
  * its end).  The values are combined on every process with MPI_Allreduce,
  * each turn's value being set by one process only, and the root's value,
- * the best turn and the mirrors' values follow by the rules of pb_solve.
+ * the best turn and the mirrors' values follow by pb_solve_combine, as in
+ * pb_solve.
  *
  * Why the answers cannot depend on K: each value is the exact value of
  * one position (search.c argues why it does not depend on the table or the
  * order of the work), whichever process computed it; the combination is
- * the same function of those values as in pb_solve.  The principal
- * variation is computed by the process that proved the best turn's class,
- * with pb_solver_best_route from the position after the best turn: the
- * same rule as pb_solve's line, so a line of perfect play.
+ * the same function (pb_solve_combine) of those values as in pb_solve.
+ * The principal variation is computed by the process that proved the best
+ * turn's class, by pb_solve_line with pb_solver_best_route for each next
+ * turn: the same rule as pb_solve's line, so a line of perfect play.
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -28,54 +29,6 @@
 
 #include "../cli.h"
 #include "../cluster.h"
-
-typedef struct collect_ctx {
-    pb_solve_turn *turns;
-    int n, cap, me;
-} collect_ctx;
-
-/* One first turn, with the value of a route that ends the game. */
-static int collect_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
-    collect_ctx *c = ctx;
-    (void)f, (void)after;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 64;
-        c->turns = realloc(c->turns, sizeof *c->turns * (size_t)c->cap);
-        if (!c->turns) abort();
-    }
-    pb_solve_turn *t = &c->turns[c->n];
-    memset(t, 0, sizeof *t);
-    t->nodes = malloc(sizeof(int16_t) * (size_t)r->len);
-    memcpy(t->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
-    t->len = r->len, t->kick = r->kick, t->end = r->end, t->mover = r->mover;
-    t->klass = c->n;
-    t->value = r->end == PB_END_NONE ? PB_UNKNOWN : r->loser == PB_NOBODY ? PB_DRAW : r->loser == c->me ? PB_LOSS : PB_WIN;
-    c->n++;
-    return 0;
-}
-
-/* A route joins the class of an earlier route that is its left-right
- * mirror image, when the root is its own mirror image (pb_solve's rule). */
-static void mirror_classes(const pb_field *f, const pb_position *root, pb_solve_result *r) {
-    pb_position m;
-    pb_position_mirror(f, root, &m, 1, 0);
-    r->mirror_lr = pb_position_equal(f, root, &m);
-    if (!r->mirror_lr) return;
-    for (int i = 0; i < r->nturns; i++) {
-        pb_solve_turn *a = &r->turns[i];
-        for (int j = 0; j < i; j++) {
-            const pb_solve_turn *b = &r->turns[j];
-            if (b->len != a->len || b->kick != a->kick || b->klass != j) continue;
-            int k;
-            for (k = 0; k < a->len; k++)
-                if (f->mirror_lr[a->nodes[k]] != b->nodes[k]) break;
-            if (k == a->len) {
-                a->klass = j;
-                break;
-            }
-        }
-    }
-}
 
 /* The value of first turn t for the player to move at root p. */
 static int turn_value(pb_solver *s, const pb_field *f, const pb_position *p, const pb_solve_turn *t) {
@@ -90,31 +43,10 @@ static int turn_value(pb_solver *s, const pb_field *f, const pb_position *p, con
     return v;
 }
 
-/* The line from p starting with the best turn, into r->pv (pb_solve's
- * loop, on this process's table). */
-static void principal_variation(pb_solver *s, const pb_field *f, const pb_position *p, pb_solve_result *r) {
-    pb_position *q = malloc(sizeof *q);
-    *q = *p;
-    int cap = f->nsegments + 2, pvcap = 16, kick = r->turns[r->best].kick, len = r->turns[r->best].len, v;
-    int16_t *buf = malloc(sizeof(int16_t) * (size_t)cap);
-    memcpy(buf, r->turns[r->best].nodes, sizeof(int16_t) * (size_t)len);
-    r->pv = malloc(sizeof *r->pv * (size_t)pvcap);
-    pb_route info;
-    char err[256];
-    pb_solver_set_limit(s, 0);
-    for (;;) {
-        if (pb_route_play(f, q, buf, len, kick, &info, err, sizeof err)) break;
-        if (r->npv == pvcap) r->pv = realloc(r->pv, sizeof *r->pv * (size_t)(pvcap *= 2));
-        pb_pv_turn *pt = &r->pv[r->npv++];
-        pt->nodes = malloc(sizeof(int16_t) * (size_t)len);
-        memcpy(pt->nodes, buf, sizeof(int16_t) * (size_t)len);
-        pt->len = len, pt->kick = kick;
-        if (info.end != PB_END_NONE) break;
-        len = pb_solver_best_route(s, q, buf, cap, &kick, &v);
-        if (len == 0) break;
-    }
-    free(buf);
-    free(q);
+/* The next turn of the line (pb_solve_line), on this process's table. */
+static int line_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *kick) {
+    int v;
+    return pb_solver_best_route(ctx, q, nodes, cap, kick, &v);
 }
 
 /* Sends the line of process `from` to every process. */
@@ -162,11 +94,7 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
         pb_solver_free(s);
         return -1;
     }
-    pb_position root = *p;
-    collect_ctx cc = {NULL, 0, 0, p->to_move};
-    pb_routes_foreach(f, &root, collect_route, &cc);
-    r->turns = cc.turns, r->nturns = cc.n;
-    mirror_classes(f, p, r);
+    pb_solve_root_turns(f, p, r);
 
     /* The jobs, dealt round-robin; owner[i] = the process of turn i's class. */
     int *val = calloc((size_t)r->nturns + 1, sizeof(int)), *owner = calloc((size_t)r->nturns + 1, sizeof(int));
@@ -175,9 +103,7 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
     int njobs = 0, stopped = 0;
     for (int i = 0; i < r->nturns; i++) {
         pb_solve_turn *t = &r->turns[i];
-        if (t->klass != i) continue;
-        r->nclasses++;
-        if (t->end != PB_END_NONE) continue;
+        if (t->klass != i || t->end != PB_END_NONE) continue;
         owner[i] = njobs++ % c->nranks;
         if (owner[i] != c->rank) continue;
         double left = time_limit > 0 ? time_limit - (MPI_Wtime() - t0) : 0;
@@ -211,50 +137,18 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
         if (val[i]) t->value = val[i] - 2;
         t->nodes_searched = nodes[i], t->seconds = secs[i];
     }
-    /* From here on, pb_solve's rules: mirrors share their class's value;
-     * the root takes the best of its player's routes, or the opponent's
-     * best kick chain; the best turn prefers, for a winner, a route that
-     * ends the game and, for the other side, one that does not. */
-    for (int i = 0; i < r->nturns; i++) {
-        pb_solve_turn *t = &r->turns[i];
-        if (t->klass != i) t->value = r->turns[t->klass].value;
-        else if (t->value != PB_UNKNOWN) r->nsolved_classes++;
-    }
-    int me = p->to_move, unknown = 0, vmax = -2, vmin = 2, nmine = 0;
-    for (int i = 0; i < r->nturns; i++) {
-        const pb_solve_turn *t = &r->turns[i];
-        if (t->value == PB_UNKNOWN) {
-            unknown++;
-            continue;
-        }
-        if (t->mover == me) {
-            nmine++;
-            if (t->value > vmax) vmax = t->value;
-        } else if (t->value < vmin) vmin = t->value;
-    }
-    r->complete = unknown == 0;
-    if (r->nturns == 0) r->value = PB_DRAW;
-    else if (r->complete) r->value = nmine ? vmax : vmin;
-    else if (nmine && vmax == PB_WIN) r->value = PB_WIN;
-    else if (!nmine && vmin == PB_LOSS && r->turns[0].mover != me) r->value = PB_LOSS;
-    if (r->value != PB_UNKNOWN) {
-        for (int i = 0; i < r->nturns; i++) {
-            const pb_solve_turn *t = &r->turns[i];
-            if (t->value != r->value) continue;
-            int ends = t->end != PB_END_NONE, best_ends = r->best >= 0 && r->turns[r->best].end != PB_END_NONE;
-            int prefer = r->value == PB_WIN ? ends && !best_ends : !ends && best_ends;
-            if (r->best < 0 || prefer) r->best = i;
-        }
-    }
-    r->pv_kind = "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps "
-                 "the value; the winner scores as soon as a goal wins, the other side avoids routes that end the "
-                 "game when it can; otherwise the first value-keeping route in generation order";
+    /* From here on, pb_solve's rules, with pb_solve's code. */
+    pb_solve_combine(p, r);
+    r->pv_kind = pb_solve_pv_kind;
     if (r->best >= 0 && !no_pv && !r->stopped) {
         /* The process that proved the best turn's class has its subtree in
          * its table. */
         const pb_solve_turn *bt = &r->turns[r->best];
         int from = bt->end != PB_END_NONE ? 0 : owner[bt->klass];
-        if (c->rank == from) principal_variation(s, f, p, r);
+        if (c->rank == from) {
+            pb_solver_set_limit(s, 0);
+            pb_solve_line(f, p, r, line_next, s);
+        }
         share_pv(r, from, c->rank);
     }
     uint64_t n = pb_solver_nodes(s);
