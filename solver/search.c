@@ -164,6 +164,21 @@ static void poll(worker *w) {
     }
 }
 
+/* Looks p up in the table and narrows the window (*alpha, *beta) to the
+ * proven bounds; returns 1 with *cut set when the bounds alone answer the
+ * search (fail-soft: the bound that decides it), else 0.  *ttbest gets the
+ * stored best direction on a hit. */
+static inline int probe(worker *w, const pb_position *p, int *alpha, int *beta, int *ttbest, int *cut) {
+    int lo, hi;
+    if (!pb_tt_probe(w->sh->tt, p, &lo, &hi, ttbest, &w->st)) return 0;
+    if (lo >= *beta) return *cut = lo, 1;
+    if (hi <= *alpha) return *cut = hi, 1;
+    if (lo == hi) return *cut = lo, 1;
+    if (lo > *alpha) *alpha = lo;
+    if (hi < *beta) *beta = hi;
+    return 0;
+}
+
 /* The value of p for its player to move, searched with the window
  * (alpha, beta), -1 <= alpha < beta <= 1, fail-soft.  Book and hockey.
  * Contract: p is restored on return; if w->aborted is set on return the
@@ -195,14 +210,8 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply)
     if (n == 0) return best;
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
-    int lo, hi, ttbest = 8;
-    if (pb_tt_probe(w->sh->tt, p, &lo, &hi, &ttbest, &w->st)) {
-        if (lo >= beta) return lo;
-        if (hi <= alpha) return hi;
-        if (lo == hi) return lo;
-        if (lo > alpha) alpha = lo;
-        if (hi < beta) beta = hi;
-    }
+    int ttbest = 8, cut;
+    if (probe(w, p, &alpha, &beta, &ttbest, &cut)) return cut;
     if (ttbest < 8) {
         for (int k = 1; k < n; k++)
             if (dirs[k] == ttbest) {
@@ -275,14 +284,8 @@ static int turn_child(void *ctx, const pb_field *f, pb_position *after, const pb
 static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
-    int lo, hi, ttbest;
-    if (pb_tt_probe(w->sh->tt, p, &lo, &hi, &ttbest, &w->st)) {
-        if (lo >= beta) return lo;
-        if (hi <= alpha) return hi;
-        if (lo == hi) return lo;
-        if (lo > alpha) alpha = lo;
-        if (hi < beta) beta = hi;
-    }
+    int ttbest = 8, cut;
+    if (probe(w, p, &alpha, &beta, &ttbest, &cut)) return cut;
     const uint64_t nodes0 = w->nodes;
     turn_ctx c = {w, p->to_move, alpha, beta, -2, 2, 0, 0};
     long n = pb_routes_foreach(w->sh->f, p, turn_child, &c);
