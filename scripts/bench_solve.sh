@@ -2,14 +2,8 @@
 # Measures the solver (paperball bench --solve) and writes results/bench_solve.md.
 # Usage: scripts/bench_solve.sh [BUILD_DIR]   (default build/)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-pb=$build/paperball
-[ -x "$pb" ] || { echo "scripts/bench_solve.sh: $pb not built (cmake -S . -B build && cmake --build build)" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 out=$root/results/bench_solve.md
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
-cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date +%s)
 table=$("$pb" bench --solve --threads 2)
@@ -22,7 +16,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "- command: \`paperball bench --solve --threads 2\` (table 64 MiB per run)"
   echo "- commit: $commit$dirty"
-  echo "- machine: $cpu, $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(uname -sr)"
+  echo "- machine: $machine"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), $((t1 - t0)) s in all"
   echo "- load average before / after: $load0 / $load1"
   echo

@@ -2,14 +2,8 @@
 # Measures move generation (paperball bench) and writes results/bench_steps.md.
 # Usage: scripts/bench_steps.sh [BUILD_DIR]   (default build/)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-pb=$build/paperball
-[ -x "$pb" ] || { echo "scripts/bench_steps.sh: $pb not built (cmake -S . -B build && cmake --build build)" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 out=$root/results/bench_steps.md
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
-cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 table=$("$pb" bench)
 {
   echo "# Move generation speed"
@@ -18,7 +12,7 @@ table=$("$pb" bench)
   echo
   echo "- command: \`paperball bench\`"
   echo "- commit: $commit$dirty"
-  echo "- machine: $cpu, $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(uname -sr)"
+  echo "- machine: $machine"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo
   echo "A step is one call of \`pb_step\` (draw a segment, move the ball, classify"
