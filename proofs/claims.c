@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,9 +109,6 @@ static void walk_start(const pb_proofs_opts *o, const pb_field *f, pb_game *g, p
     }
 }
 
-/* Walks one field with a visitor.  On a stop, traces the counterexample into
- * res (unless res already has one from a shorter search).  Returns 1 when the
- * visitor reported a violation. */
 /* Fields small enough to walk turn by turn as a cross-check of the step walk
  * (every route listed: the route count grows fast). */
 static int turn_walk_small(const pb_field *f) { return f->nempty <= 4 && f->spec.width == 2; }
@@ -225,6 +223,80 @@ static void field_desc(const pb_field_spec *s, char *buf, size_t len) {
     }
 }
 
+/* The length of the reason a claim's visitors give for a stop. */
+#define CLAIM_WHY 200
+
+/* One walked field, as a walking claim sees it before the field is freed. */
+typedef struct claim_field {
+    const pb_field *f;
+    const char *desc;           /* the field as "(G;W;L)" */
+    pb_proofs_field *pf;
+    int stop;                   /* the walks stopped at a violation (or disagreed) */
+    const char *why;            /* its reason: the step walk's, else the turn walk's */
+    pb_proofs_result *cx;       /* the walks' counterexample: res, or a scratch result (all_fields) */
+} claim_field;
+
+/* A claim checked by walking its fields (claim_fields): the visitors of the
+ * two walks, each over a context of its own (the turn walk cross-checks the
+ * step walk, so it counts apart), and what the claim adds per field. */
+typedef struct claim_walk {
+    pb_walk_visitor turn;
+    pb_stepwalk_visitor step;
+    const void *fresh;          /* both contexts start every field as a copy of this */
+    size_t size;                /* of a context */
+    size_t why;                 /* offsetof a context's char why[CLAIM_WHY] */
+    /* The field's note, and whatever else the claim does per field. */
+    void (*field)(const struct claim_walk *w, const pb_proofs_opts *o, const claim_field *cf,
+                  pb_proofs_result *res);
+    void *arg;                  /* the claim's own state, for field */
+    int all_fields;             /* go on after a violation; field judges the counterexample */
+    const char *holds;          /* the summary when no field fails, before "Exhaustive on ..." (or NULL) */
+} claim_walk;
+
+/* Walks every field of a claim.  Returns 2 on a field that cannot be built;
+ * 1 at the first violation, with the counterexample's description and the
+ * summary set (unless all_fields); else, with the summary written when the
+ * claim gives one, 0 if some field was walked exhaustively, 3 if none (and 0
+ * without a summary).  *nfields and *ncomplete (when not NULL) count the
+ * fields and those walked exhaustively. */
+static int walk_claim(const pb_proofs_opts *o, pb_proofs_result *res, const claim_walk *w, int *nfields,
+                      int *ncomplete) {
+    assert(w->size >= w->why + CLAIM_WHY);
+    pb_field_spec specs[32];
+    int n = claim_fields(o, specs, 32), complete = 0;
+    for (int k = 0; k < n; k++) {
+        pb_field *f = make_field(&specs[k], res);
+        if (!f) return 2;
+        memcpy(w->step.ctx, w->fresh, w->size);
+        memcpy(w->turn.ctx, w->fresh, w->size);
+        char *why = (char *)w->step.ctx + w->why, *why_turn = (char *)w->turn.ctx + w->why;
+        pb_proofs_field *pf = add_field(res, &specs[k]);
+        char d[40];
+        field_desc(&specs[k], d, sizeof d);
+        pb_proofs_result scratch;
+        memset(&scratch, 0, sizeof scratch);
+        scratch.claim = res->claim;
+        pb_proofs_result *cx = w->all_fields ? &scratch : res;
+        int stop = walk_field(o, f, &w->turn, &w->step, pf, cx, why, why_turn);
+        if (!why[0]) memcpy(why, why_turn, CLAIM_WHY);
+        complete += pf->complete;
+        claim_field cf = {f, d, pf, stop, why, cx};
+        w->field(w, o, &cf, res);
+        pb_proofs_result_free(&scratch);
+        pb_field_free(f);
+        if (stop && !w->all_fields) {
+            setf(res->cx_what, sizeof res->cx_what, "%s: %s", d, why);
+            setf(res->summary, sizeof res->summary, "fails: %s", res->cx_what);
+            return 1;
+        }
+    }
+    if (nfields) *nfields = n;
+    if (ncomplete) *ncomplete = complete;
+    if (!w->holds) return 0;
+    setf(res->summary, sizeof res->summary, "%sExhaustive on %d of %d fields.", w->holds, complete, n);
+    return complete ? 0 : 3;
+}
+
 /* ------------------------------------------------------- 1 empty-count */
 
 static long book_formula(int g, int w, int l) { return 2L * (g - 1) + (long)(w - 1) * (l - 1) - 1; }
@@ -335,7 +407,7 @@ static int check_empty_count(const pb_proofs_opts *o, pb_proofs_result *res) {
 
 typedef struct conv_ctx {
     uint64_t positions_ok, finished_ok, steps_ok;
-    char why[200];
+    char why[CLAIM_WHY];
 } conv_ctx;
 
 static int conv_position(void *c, const pb_field *f, const pb_position *p, int depth, uint64_t count) {
@@ -385,46 +457,29 @@ static int conv_step(void *c, const pb_field *f, const pb_position *before, cons
     return 0;
 }
 
+static void conv_note(const claim_walk *w, const pb_proofs_opts *o, const claim_field *cf, pb_proofs_result *res) {
+    const conv_ctx *x = w->step.ctx, *xt = w->turn.ctx;
+    pb_proofs_field *pf = cf->pf;
+    (void)o, (void)res;
+    if (pf->stepwalk)
+        notef(pf->note, sizeof pf->note, "steps: %llu with converted +1 exactly on a stop",
+              (unsigned long long)x->steps_ok);
+    if (pf->turnwalk)
+        notef(pf->note, sizeof pf->note,
+              "%sturn walk: %llu positions with converted = turns, %llu finishing routes with converted = "
+              "turns - 1",
+              pf->stepwalk ? "; " : "", (unsigned long long)xt->positions_ok, (unsigned long long)xt->finished_ok);
+}
+
 static int check_moves_converted(const pb_proofs_opts *o, pb_proofs_result *res) {
-    pb_field_spec specs[32];
-    int n = claim_fields(o, specs, 32), failed = 0, complete = 0;
-    for (int k = 0; k < n; k++) {
-        pb_field *f = make_field(&specs[k], res);
-        if (!f) return 2;
-        conv_ctx x;
-        memset(&x, 0, sizeof x);
-        pb_walk_visitor v = {conv_position, conv_route, &x};
-        pb_stepwalk_visitor sv = {NULL, conv_step, &x};
-        pb_proofs_field *pf = add_field(res, &specs[k]);
-        char d[40];
-        field_desc(&specs[k], d, sizeof d);
-        if (walk_field(o, f, &v, &sv, pf, res, x.why, x.why)) {
-            /* walk_field copied the reason before we knew it: refresh it. */
-            setf(res->cx_what, sizeof res->cx_what, "%s: %s", d, x.why);
-            failed = 1;
-        }
-        complete += pf->complete;
-        if (pf->stepwalk)
-            notef(pf->note, sizeof pf->note, "steps: %llu with converted +1 exactly on a stop",
-                  (unsigned long long)x.steps_ok);
-        if (pf->turnwalk)
-            notef(pf->note, sizeof pf->note,
-                  "%sturn walk: %llu positions with converted = turns, %llu finishing routes with converted = "
-                  "turns - 1",
-                  pf->stepwalk ? "; " : "", (unsigned long long)x.positions_ok, (unsigned long long)x.finished_ok);
-        pb_field_free(f);
-        if (failed) break;
-    }
-    if (failed) {
-        setf(res->summary, sizeof res->summary, "fails: %s", res->cx_what);
-        return 1;
-    }
-    setf(res->summary, sizeof res->summary,
-             "In every reachable position (between turns) the number of turns made equals the number of nodes "
-             "turned from empty to occupied; in every finished game of t turns exactly t - 1 nodes were "
-             "converted (the last turn ends on an occupied node).  Exhaustive on %d of %d fields.",
-             complete, n);
-    return complete ? 0 : 3;
+    static const conv_ctx fresh;
+    conv_ctx x, xt;
+    claim_walk w = {.turn = {conv_position, conv_route, &xt}, .step = {NULL, conv_step, &x}, .fresh = &fresh,
+                    .size = sizeof fresh, .why = offsetof(conv_ctx, why), .field = conv_note,
+                    .holds = "In every reachable position (between turns) the number of turns made equals the "
+                             "number of nodes turned from empty to occupied; in every finished game of t turns "
+                             "exactly t - 1 nodes were converted (the last turn ends on an occupied node).  "};
+    return walk_claim(o, res, &w, NULL, NULL);
 }
 
 /* --------------------------------------- 3 last-move-red / last-move-exact */
@@ -433,7 +488,7 @@ typedef struct last_ctx {
     int exact;                     /* allow the centre (dead end) */
     uint64_t goal, dead_odd, dead_centre;
     int min_centre;                /* fewest segments (step walk) or turns (turn walk) to a centre trap */
-    char why[200];
+    char why[CLAIM_WHY];
 } last_ctx;
 
 /* The end of a finished game: node v, reached by a goal or a dead end. */
@@ -477,87 +532,90 @@ static int last_step(void *c, const pb_field *f, const pb_position *before, cons
     return last_check(c, f, after, r == PB_STEP_GOAL, pb_position_drawn_count(f, after));
 }
 
-static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int exact) {
-    pb_field_spec specs[32];
-    int n = claim_fields(o, specs, 32), failed = 0, complete = 0;
-    int cx_turns = 1 << 30;
-    for (int k = 0; k < n; k++) {
-        pb_field *f = make_field(&specs[k], res);
-        if (!f) return 2;
-        last_ctx x;
-        memset(&x, 0, sizeof x);
-        x.exact = exact;
-        last_ctx xt = x; /* the turn walk's own counts: it cross-checks */
-        pb_walk_visitor v = {NULL, last_route, &xt};
-        pb_stepwalk_visitor sv = {NULL, last_step, &x};
-        pb_proofs_field *pf = add_field(res, &specs[k]);
-        char d[40];
-        field_desc(&specs[k], d, sizeof d);
-        /* Goal nodes must be odd for the claim to mean anything per outcome. */
-        int goal_even = 0;
-        for (int i = 0; i < f->nlattice; i++)
-            if ((f->flags[i] & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) && !(f->flags[i] & PB_ODD)) goal_even++;
-        pb_proofs_result tmp;
-        memset(&tmp, 0, sizeof tmp);
-        tmp.claim = res->claim;
-        int stop = walk_field(o, f, &v, &sv, pf, &tmp, x.why, xt.why);
-        if (!x.why[0]) memcpy(x.why, xt.why, sizeof x.why);
-        if (stop) {
-            failed = 1;
-            pf->failed = 1;
-            /* Keep the shortest counterexample (fewest turns) over the fields. */
-            int turns = tmp.cx_turns;
-            if (tmp.cx_record) notef(pf->note, sizeof pf->note, "first violation breadth-first: %s; ", tmp.cx_record);
-            if (!res->has_cx || turns < cx_turns) {
-                free(res->cx_record), free(res->cx_svg);
-                res->has_cx = 1, res->cx_spec = tmp.cx_spec, res->cx_from_start = tmp.cx_from_start;
-                res->cx_record = tmp.cx_record, res->cx_svg = tmp.cx_svg, res->cx_turns = tmp.cx_turns;
-                tmp.cx_record = tmp.cx_svg = NULL;
-                setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (fewest segments: breadth-first)", d,
-                         x.why, turns);
-                cx_turns = turns;
-            }
+/* What the last-move claims carry over the fields. */
+typedef struct last_run {
+    int exact;
+    int failed;
+    int cx_turns;               /* turns of the counterexample kept: the fewest over the fields */
+} last_run;
+
+/* After the walks of a field: keeps the shortest counterexample, writes the
+ * note, and runs the targeted search for the exception (a game trapped on
+ * the centre). */
+static void last_field(const claim_walk *w, const pb_proofs_opts *o, const claim_field *cf, pb_proofs_result *res) {
+    const last_ctx *x = w->step.ctx, *xt = w->turn.ctx;
+    last_run *run = w->arg;
+    const pb_field *f = cf->f;
+    pb_proofs_field *pf = cf->pf;
+    pb_proofs_result *tmp = cf->cx;
+    /* Goal nodes must be odd for the claim to mean anything per outcome. */
+    int goal_even = 0;
+    for (int i = 0; i < f->nlattice; i++)
+        if ((f->flags[i] & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) && !(f->flags[i] & PB_ODD)) goal_even++;
+    if (cf->stop) {
+        run->failed = 1;
+        pf->failed = 1;
+        /* Keep the shortest counterexample (fewest turns) over the fields. */
+        int turns = tmp->cx_turns;
+        if (tmp->cx_record) notef(pf->note, sizeof pf->note, "first violation breadth-first: %s; ", tmp->cx_record);
+        if (!res->has_cx || turns < run->cx_turns) {
+            free(res->cx_record), free(res->cx_svg);
+            res->has_cx = 1, res->cx_spec = tmp->cx_spec, res->cx_from_start = tmp->cx_from_start;
+            res->cx_record = tmp->cx_record, res->cx_svg = tmp->cx_svg, res->cx_turns = tmp->cx_turns;
+            tmp->cx_record = tmp->cx_svg = NULL;
+            setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (fewest segments: breadth-first)",
+                 cf->desc, cf->why, turns);
+            run->cx_turns = turns;
         }
-        pb_proofs_result_free(&tmp);
-        complete += pf->complete;
-        notef(pf->note, sizeof pf->note,
-              "finishes: %llu goals (all goal nodes odd: %s), %llu dead ends on odd nodes, %llu dead ends "
-              "on the centre%s",
-              (unsigned long long)x.goal, goal_even ? "NO" : "yes", (unsigned long long)x.dead_odd,
-              (unsigned long long)x.dead_centre, stop ? "; stopped at the first violation" : "");
-        if (x.min_centre)
-            notef(pf->note, sizeof pf->note, "; walks: first centre trap after %d segments", x.min_centre);
-        if (xt.min_centre) notef(pf->note, sizeof pf->note, ", fewest turns to a centre trap %d", xt.min_centre);
-        if (goal_even) failed = 1;
-        /* The targeted search for the exception: a game trapped on the centre. */
-        if (!o->no_trap_search && !o->start && !o->start_game) {
-            pb_game g;
-            uint64_t nodes = 0;
-            int steps = pb_proofs_centre_trap(f, o->trap_max_steps > 0 ? o->trap_max_steps : 24, 200000000ULL, &g,
-                                              &nodes);
-            if (steps > 0) {
-                notef(pf->note, sizeof pf->note, "; shortest centre trap: %d steps, %d turns (%llu search nodes)",
-                      steps, g.nturns, (unsigned long long)nodes);
-                if (!exact && (!res->has_cx || g.nturns < cx_turns)) {
-                    failed = 1, pf->failed = 1;
-                    char nb[8], what[256];
-                    setf(what, sizeof what,
-                         "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest possible: "
-                         "iterative deepening)",
-                         d, pb_node_name(f, f->centre, nb), g.nturns, steps);
-                    set_cx(res, &g, 1, "%s", what);
-                    cx_turns = g.nturns;
-                }
-            } else if (steps == 0) {
-                notef(pf->note, sizeof pf->note, "; no centre trap within %d steps",
-                      o->trap_max_steps > 0 ? o->trap_max_steps : 24);
-            } else {
-                notef(pf->note, sizeof pf->note, "; centre-trap search ran out of budget");
-            }
-            pb_game_free(&g);
-        }
-        pb_field_free(f);
     }
+    notef(pf->note, sizeof pf->note,
+          "finishes: %llu goals (all goal nodes odd: %s), %llu dead ends on odd nodes, %llu dead ends "
+          "on the centre%s",
+          (unsigned long long)x->goal, goal_even ? "NO" : "yes", (unsigned long long)x->dead_odd,
+          (unsigned long long)x->dead_centre, cf->stop ? "; stopped at the first violation" : "");
+    if (x->min_centre) notef(pf->note, sizeof pf->note, "; walks: first centre trap after %d segments", x->min_centre);
+    if (xt->min_centre) notef(pf->note, sizeof pf->note, ", fewest turns to a centre trap %d", xt->min_centre);
+    if (goal_even) run->failed = 1;
+    /* The targeted search for the exception: a game trapped on the centre. */
+    if (!o->no_trap_search && !o->start && !o->start_game) {
+        pb_game g;
+        uint64_t nodes = 0;
+        int steps =
+            pb_proofs_centre_trap(f, o->trap_max_steps > 0 ? o->trap_max_steps : 24, 200000000ULL, &g, &nodes);
+        if (steps > 0) {
+            notef(pf->note, sizeof pf->note, "; shortest centre trap: %d steps, %d turns (%llu search nodes)", steps,
+                  g.nturns, (unsigned long long)nodes);
+            if (!run->exact && (!res->has_cx || g.nturns < run->cx_turns)) {
+                run->failed = 1, pf->failed = 1;
+                char nb[8], what[256];
+                setf(what, sizeof what,
+                     "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest possible: "
+                     "iterative deepening)",
+                     cf->desc, pb_node_name(f, f->centre, nb), g.nturns, steps);
+                set_cx(res, &g, 1, "%s", what);
+                run->cx_turns = g.nturns;
+            }
+        } else if (steps == 0) {
+            notef(pf->note, sizeof pf->note, "; no centre trap within %d steps",
+                  o->trap_max_steps > 0 ? o->trap_max_steps : 24);
+        } else {
+            notef(pf->note, sizeof pf->note, "; centre-trap search ran out of budget");
+        }
+        pb_game_free(&g);
+    }
+}
+
+static int check_last_move(const pb_proofs_opts *o, pb_proofs_result *res, int exact) {
+    last_ctx fresh, x, xt;
+    memset(&fresh, 0, sizeof fresh);
+    fresh.exact = exact;
+    last_run run = {exact, 0, 1 << 30};
+    claim_walk w = {.turn = {NULL, last_route, &xt}, .step = {NULL, last_step, &x}, .fresh = &fresh,
+                    .size = sizeof fresh, .why = offsetof(last_ctx, why), .field = last_field, .arg = &run,
+                    .all_fields = 1};
+    int n, complete, rc = walk_claim(o, res, &w, &n, &complete);
+    if (rc) return rc;
+    int failed = run.failed;
     /* The book's field and the international one are far too big to walk:
      * the targeted search alone settles the exception there. */
     static const int big[][3] = {{2, 6, 8}, {2, 8, 10}};
@@ -671,72 +729,55 @@ static int check_last_exact(const pb_proofs_opts *o, pb_proofs_result *res) { re
 
 typedef struct draw_ctx {
     uint64_t won;
-    char why[200];
+    char why[CLAIM_WHY];
 } draw_ctx;
 
-static int draw_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
-                      const pb_route *r, int depth, uint64_t count) {
-    draw_ctx *x = c;
-    (void)f, (void)before, (void)after, (void)depth, (void)count;
-    if (r->end == PB_END_NONE) return 0;
-    if (r->loser != PB_BOTTOM && r->loser != PB_TOP) {
-        setf(x->why, sizeof x->why, "a game ends drawn (%s)", r->end == PB_END_GOAL ? "goal" : "dead end");
+/* The end of a finished game, by a goal or a dead end: someone must lose. */
+static int draw_check(draw_ctx *x, int loser, int goal) {
+    if (loser != PB_BOTTOM && loser != PB_TOP) {
+        setf(x->why, sizeof x->why, "a game ends drawn (%s)", goal ? "goal" : "dead end");
         return 1;
     }
     x->won++;
     return 0;
+}
+
+static int draw_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
+                      const pb_route *r, int depth, uint64_t count) {
+    (void)f, (void)before, (void)after, (void)depth, (void)count;
+    if (r->end == PB_END_NONE) return 0;
+    return draw_check(c, r->loser, r->end == PB_END_GOAL);
 }
 
 static int draw_step(void *c, const pb_field *f, const pb_position *before, const pb_position *after, int dir,
                      pb_step_result r, int loser, uint64_t count) {
-    draw_ctx *x = c;
     (void)f, (void)before, (void)after, (void)dir, (void)count;
     if (r != PB_STEP_GOAL && r != PB_STEP_DEAD_END) return 0;
-    if (loser != PB_BOTTOM && loser != PB_TOP) {
-        setf(x->why, sizeof x->why, "a game ends drawn (%s)", r == PB_STEP_GOAL ? "goal" : "dead end");
-        return 1;
-    }
-    x->won++;
-    return 0;
+    return draw_check(c, loser, r == PB_STEP_GOAL);
+}
+
+static void draw_note(const claim_walk *w, const pb_proofs_opts *o, const claim_field *cf, pb_proofs_result *res) {
+    const draw_ctx *x = w->step.ctx;
+    (void)o, (void)res;
+    setf(cf->pf->note, sizeof cf->pf->note, "%llu finishing steps/routes, each with a loser",
+         (unsigned long long)x->won);
 }
 
 static int check_no_draws(const pb_proofs_opts *o, pb_proofs_result *res) {
-    pb_field_spec specs[32];
-    int n = claim_fields(o, specs, 32), complete = 0;
-    for (int k = 0; k < n; k++) {
-        pb_field *f = make_field(&specs[k], res);
-        if (!f) return 2;
-        draw_ctx x;
-        memset(&x, 0, sizeof x);
-        draw_ctx xt = x;
-        pb_walk_visitor v = {NULL, draw_route, &xt};
-        pb_stepwalk_visitor sv = {NULL, draw_step, &x};
-        pb_proofs_field *pf = add_field(res, &specs[k]);
-        char d[40];
-        field_desc(&specs[k], d, sizeof d);
-        int stop = walk_field(o, f, &v, &sv, pf, res, x.why, xt.why);
-        if (!x.why[0]) memcpy(x.why, xt.why, sizeof x.why);
-        setf(pf->note, sizeof pf->note, "%llu finishing steps/routes, each with a loser", (unsigned long long)x.won);
-        pb_field_free(f);
-        if (stop) {
-            setf(res->cx_what, sizeof res->cx_what, "%s: %s", d, x.why);
-            setf(res->summary, sizeof res->summary, "fails: %s", res->cx_what);
-            return 1;
-        }
-        complete += pf->complete;
-    }
-    setf(res->summary, sizeof res->summary,
-             "Every finished game has a loser: a goal loses for the goal's owner, a dead end for the mover. "
-             "Exhaustive on %d of %d fields.",
-             complete, n);
-    return complete ? 0 : 3;
+    static const draw_ctx fresh;
+    draw_ctx x, xt;
+    claim_walk w = {.turn = {NULL, draw_route, &xt}, .step = {NULL, draw_step, &x}, .fresh = &fresh,
+                    .size = sizeof fresh, .why = offsetof(draw_ctx, why), .field = draw_note,
+                    .holds = "Every finished game has a loser: a goal loses for the goal's owner, a dead end for "
+                             "the mover. "};
+    return walk_claim(o, res, &w, NULL, NULL);
 }
 
 /* ---------------------------------------------------- 6 dead-end-odd */
 
 typedef struct dead_ctx {
     uint64_t parity_ok, dead_odd, dead_centre;
-    char why[200];
+    char why[CLAIM_WHY];
 } dead_ctx;
 
 /* The handshake invariant behind the claim: the drawn segments form one
@@ -759,12 +800,8 @@ static int dead_position(void *c, const pb_field *f, const pb_position *p, int d
     return 0;
 }
 
-static int dead_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
-                      const pb_route *r, int depth, uint64_t count) {
-    dead_ctx *x = c;
-    (void)before, (void)depth, (void)count;
-    if (r->end != PB_END_DEAD_END) return 0;
-    int v = after->ball;
+/* A dead end on node v: only an odd node or the centre may be one. */
+static int dead_check(dead_ctx *x, const pb_field *f, int v) {
     if (f->flags[v] & PB_ODD) x->dead_odd++;
     else if (v == f->centre) x->dead_centre++;
     else {
@@ -773,6 +810,13 @@ static int dead_route(void *c, const pb_field *f, const pb_position *before, pb_
         return 1;
     }
     return 0;
+}
+
+static int dead_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
+                      const pb_route *r, int depth, uint64_t count) {
+    (void)before, (void)depth, (void)count;
+    if (r->end != PB_END_DEAD_END) return 0;
+    return dead_check(c, f, after->ball);
 }
 
 static int dead_state(void *c, const pb_field *f, const pb_position *p, int steps) {
@@ -781,53 +825,28 @@ static int dead_state(void *c, const pb_field *f, const pb_position *p, int step
 
 static int dead_step(void *c, const pb_field *f, const pb_position *before, const pb_position *after, int dir,
                      pb_step_result r, int loser, uint64_t count) {
-    dead_ctx *x = c;
     (void)before, (void)dir, (void)loser, (void)count;
     if (r != PB_STEP_DEAD_END) return 0;
-    int v = after->ball;
-    if (f->flags[v] & PB_ODD) x->dead_odd++;
-    else if (v == f->centre) x->dead_centre++;
-    else {
-        char nb[8];
-        setf(x->why, sizeof x->why, "a dead end on the even node %s", pb_node_name(f, v, nb));
-        return 1;
-    }
-    return 0;
+    return dead_check(c, f, after->ball);
+}
+
+static void dead_note(const claim_walk *w, const pb_proofs_opts *o, const claim_field *cf, pb_proofs_result *res) {
+    const dead_ctx *x = w->step.ctx;
+    (void)o, (void)res;
+    setf(cf->pf->note, sizeof cf->pf->note,
+             "trail parity held in %llu states/positions; dead ends: %llu on odd nodes, %llu on the centre",
+             (unsigned long long)x->parity_ok, (unsigned long long)x->dead_odd, (unsigned long long)x->dead_centre);
 }
 
 static int check_dead_end_odd(const pb_proofs_opts *o, pb_proofs_result *res) {
-    pb_field_spec specs[32];
-    int n = claim_fields(o, specs, 32), complete = 0;
-    for (int k = 0; k < n; k++) {
-        pb_field *f = make_field(&specs[k], res);
-        if (!f) return 2;
-        dead_ctx x;
-        memset(&x, 0, sizeof x);
-        dead_ctx xt = x;
-        pb_walk_visitor v = {dead_position, dead_route, &xt};
-        pb_stepwalk_visitor sv = {dead_state, dead_step, &x};
-        pb_proofs_field *pf = add_field(res, &specs[k]);
-        char d[40];
-        field_desc(&specs[k], d, sizeof d);
-        int stop = walk_field(o, f, &v, &sv, pf, res, x.why, xt.why);
-        if (!x.why[0]) memcpy(x.why, xt.why, sizeof x.why);
-        setf(pf->note, sizeof pf->note,
-                 "trail parity held in %llu states/positions; dead ends: %llu on odd nodes, %llu on the centre",
-                 (unsigned long long)x.parity_ok, (unsigned long long)x.dead_odd, (unsigned long long)x.dead_centre);
-        pb_field_free(f);
-        if (stop) {
-            setf(res->cx_what, sizeof res->cx_what, "%s: %s", d, x.why);
-            setf(res->summary, sizeof res->summary, "fails: %s", res->cx_what);
-            return 1;
-        }
-        complete += pf->complete;
-    }
-    setf(res->summary, sizeof res->summary,
-             "Every dead end met is on an odd node or on the centre, and the trail parity (odd drawn degree "
-             "exactly at the centre and the ball, unless they coincide) holds in every reachable position. "
-             "Exhaustive on %d of %d fields.",
-             complete, n);
-    return complete ? 0 : 3;
+    static const dead_ctx fresh;
+    dead_ctx x, xt;
+    claim_walk w = {.turn = {dead_position, dead_route, &xt}, .step = {dead_state, dead_step, &x}, .fresh = &fresh,
+                    .size = sizeof fresh, .why = offsetof(dead_ctx, why), .field = dead_note,
+                    .holds = "Every dead end met is on an odd node or on the centre, and the trail parity (odd "
+                             "drawn degree exactly at the centre and the ball, unless they coincide) holds in "
+                             "every reachable position. "};
+    return walk_claim(o, res, &w, NULL, NULL);
 }
 
 /* ------------------------------------------------------ 4 first-moves */

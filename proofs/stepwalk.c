@@ -61,16 +61,14 @@ int pb_stepwalk_run(pb_stepwalk *w, const pb_field *f, const pb_position *start,
                 pb_unstep(f, &q, &u);
             }
             if ((++visited & 1023) == 0) {
-                if (lim->max_positions && stored + next->size > lim->max_positions) over = 1;
-                if (lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds) over = 1;
+                over = pb_walk_limits_hit(lim, stored + next->size, t0);
                 if (over) break;
             }
         }
         if (w->stopped || over) break;
         w->depth_done = lev;
         stored += next->size;
-        if (lim->max_positions && stored > lim->max_positions) break;
-        if (lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds) break;
+        if (pb_walk_limits_hit(lim, stored, t0)) break;
     }
     w->seconds = pb_walk_now() - t0;
     return w->stopped;

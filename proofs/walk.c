@@ -12,6 +12,11 @@ double pb_walk_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+int pb_walk_limits_hit(const pb_walk_limits *lim, size_t stored, double t0) {
+    if (lim->max_positions && stored > lim->max_positions) return 1;
+    return lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds;
+}
+
 typedef struct expand {
     pb_walk *w;
     const pb_walk_visitor *v;
@@ -103,15 +108,13 @@ int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0,
             x.before = &q;
             pb_routes_foreach(f, &q, expand_route, &x);
             if ((++visited & 255) == 0) {
-                if (lim->max_positions && stored + next->size > lim->max_positions) x.over = 1;
-                if (lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds) x.over = 1;
+                x.over = pb_walk_limits_hit(lim, stored + next->size, t0);
             }
         }
         if (w->stopped || x.over) break;
         w->depth_done = lev;
         stored += next->size;
-        if (lim->max_positions && stored > lim->max_positions) break;
-        if (lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds) break;
+        if (pb_walk_limits_hit(lim, stored, t0)) break;
     }
     w->seconds = pb_walk_now() - t0;
     return w->stopped;

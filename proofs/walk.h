@@ -80,6 +80,11 @@ void pb_walk_free(pb_walk *w);
  * intact). */
 int pb_walk_trace(const pb_walk *w, pb_game *g);
 
+/* Whether a walk begun at t0 (pb_walk_now) whose levels hold `stored`
+ * positions has passed one of its limits (the depth aside).  Shared with the
+ * step walk. */
+int pb_walk_limits_hit(const pb_walk_limits *lim, size_t stored, double t0);
+
 /* Wall-clock seconds (monotonic). */
 double pb_walk_now(void);
 
