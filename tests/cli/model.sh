@@ -1,15 +1,7 @@
 #!/usr/bin/env bash
 # CLI tests of the game model commands: info, moves, perft, errors.
 set -u
-pb=$1
-fails=0
-check() { # name, expected, actual
-  if [ "$2" != "$3" ]; then echo "FAIL $1: expected [$2] got [$3]"; fails=$((fails+1)); else echo "ok   $1"; fi
-}
-contains() { # name, needle, haystack
-  case "$3" in *"$2"*) echo "ok   $1";; *) echo "FAIL $1: [$2] not in [$3]"; fails=$((fails+1));; esac
-}
-status() { "$@" >/dev/null 2>&1; echo $?; }
+. "$(dirname "$0")/lib/check.sh"
 
 # info
 j=$("$pb" info --field '(2;6;8)' --json)
@@ -70,5 +62,4 @@ for c in info show moves play perft bench; do
   check "$c --help" 0 "$(status "$pb" $c --help)"
 done
 
-echo "$fails failed"
-[ "$fails" -eq 0 ]
+finish

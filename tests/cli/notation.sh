@@ -4,15 +4,7 @@
 # bad ones (exit 2, one line "paperball: ..." on stderr).
 #   bash tests/cli/notation.sh /path/to/paperball
 set -u
-pb=${1:?usage: notation.sh /path/to/paperball}
-pb=$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb")
-# A directory of our own: ctest may run the command-line tests in parallel
-# from one working directory.
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib/check.sh"
 
 # ok NAME ARGS...: must exit 0; output in $out.
 ok() {
@@ -96,8 +88,8 @@ bad file_junk "unknown annotation '\\x01\\x02' after move 1" perft --depth 1 --r
 bad missing_file "cannot read record file 'no-such-file.txt': No such file or directory" \
     perft --record-file no-such-file.txt
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures failure(s)"
+if [ "$fails" -ne 0 ]; then
+    echo "$fails failure(s)"
     exit 1
 fi
 echo "notation: all passed"

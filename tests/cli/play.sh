@@ -3,16 +3,7 @@
 # commands, the result and the final record, exit statuses.
 #   bash tests/cli/play.sh /path/to/paperball
 set -u
-pb=${1:?usage: play.sh /path/to/paperball}
-pb=$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb")
-# A directory of our own: ctest may run the command-line tests in parallel
-# from one working directory.
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch" || exit 1
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib/check.sh"
 
 # run NAME INPUT ARGS...: runs play with INPUT on stdin; sets out, err, rc.
 run() {
@@ -119,8 +110,8 @@ status 2
 [ "$(wc -l <<<"$err")" -eq 1 ] || fail "bad_option: stderr not one line: '$err'"
 "$pb" play --help | grep -q 'usage: paperball play' || fail "play --help"
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures failure(s)"
+if [ "$fails" -ne 0 ]; then
+    echo "$fails failure(s)"
     exit 1
 fi
 echo "play: all passed"

@@ -3,15 +3,7 @@
 # values (a position's value against its first turns solved one by one,
 # threads, table sizes), output shapes, exit statuses, stop and Ctrl-C.
 set -u
-pb=$1
-fails=0
-check() { # name, expected, actual
-  if [ "$2" != "$3" ]; then echo "FAIL $1: expected [$2] got [$3]"; fails=$((fails+1)); else echo "ok   $1"; fi
-}
-contains() { # name, needle, haystack
-  case "$3" in *"$2"*) echo "ok   $1";; *) echo "FAIL $1: [$2] not in [$3]"; fails=$((fails+1));; esac
-}
-status() { "$@" >/dev/null 2>&1; echo $?; }
+. "$(dirname "$0")/lib/check.sh"
 field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 # The value of a position is the best of its first turns, each solved as a
