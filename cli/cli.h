@@ -46,6 +46,9 @@ int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g);
  * exit status to return at once. */
 #define PB_CLI_GO (-1)
 int pb_cli_begin(int argc, char **argv, const char *usage, pb_opts *o, pb_field **f, pb_game *g);
+/* The second half of pb_cli_begin, for commands that parse options their
+ * own way first: builds the field and (g not NULL) loads the game. */
+int pb_cli_load(const pb_opts *o, pb_field **f, pb_game *g);
 
 /* "paperball: <message>" on stderr; returns status. */
 int pb_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

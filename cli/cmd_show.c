@@ -64,13 +64,9 @@ int cmd_show(int argc, char **argv) {
     if (o.nargs > 1) return pb_fail(PB_EXIT_USAGE, "show takes at most one record file, got %d arguments", o.nargs);
     if (o.nargs == 1 && (o.record || o.record_file))
         return pb_fail(PB_EXIT_USAGE, "give the record once: a file argument or --record/--record-file");
-    pb_field *f = pb_cli_field(&o);
-    if (!f) return PB_EXIT_USAGE;
+    pb_field *f;
     pb_game g;
-    if (pb_cli_game(&o, f, &g)) {
-        pb_field_free(f);
-        return PB_EXIT_USAGE;
-    }
+    if (pb_cli_load(&o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
     if (cont > g.nturns) {
         int n = g.nturns;
         pb_game_free(&g);

@@ -182,13 +182,9 @@ int cmd_solve(int argc, char **argv) {
     if (take_time_limit(&argc, argv, &time_limit)) return PB_EXIT_USAGE;
     pb_opts o;
     if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    pb_field *f = pb_cli_field(&o);
-    if (!f) return PB_EXIT_USAGE;
+    pb_field *f;
     pb_game g;
-    if (pb_cli_game(&o, f, &g)) {
-        pb_field_free(f);
-        return PB_EXIT_USAGE;
-    }
+    if (pb_cli_load(&o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
     int rc = PB_EXIT_OK, rank = 0, nranks = 0;
 #ifdef PB_HAVE_MPI
     pb_cluster cl;

@@ -211,6 +211,10 @@ int pb_cli_begin(int argc, char **argv, const char *usage, pb_opts *o, pb_field 
         return PB_EXIT_OK;
     }
     if (pb_opts_parse(o, argc, argv)) return PB_EXIT_USAGE;
+    return pb_cli_load(o, f, g);
+}
+
+int pb_cli_load(const pb_opts *o, pb_field **f, pb_game *g) {
     *f = pb_cli_field(o);
     if (!*f) return PB_EXIT_USAGE;
     if (g && pb_cli_game(o, *f, g)) {
