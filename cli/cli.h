@@ -72,6 +72,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_enumerate(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tb(int argc, char **argv);
 
 /* `paperball play --vs-solver` (cli/play_solver.c): a person against
  * perfect play from the position of g.  Returns the exit status. */
