@@ -96,11 +96,11 @@ static int tb_build(int argc, char **argv, int estimate_only) {
             printf(",\"layers\":[%d,%d],\"classes\":%llu,\"positions\":%llu,\"widest_layer\":%d,"
                    "\"widest_classes\":%llu,\"value\":\"%s\",\"distance\":%d,\"bytes\":%lld,"
                    "\"bytes_per_position\":%.3f,\"peak_memory\":%lld,\"seconds\":%.3f,\"forward_seconds\":%.3f,"
-                   "\"backward_seconds\":%.3f}\n",
+                   "\"backward_seconds\":%.3f,\"cpu_seconds\":%.3f}\n",
                    res.d0, res.dmax, (unsigned long long)res.classes, (unsigned long long)res.positions,
                    res.widest_layer, (unsigned long long)res.widest_classes, value_key(res.root_value),
                    res.root_value ? pb_tb_distance(res.root_value) : 0, res.file_bytes, bpp, res.peak_memory,
-                   res.seconds, res.forward_seconds, res.backward_seconds);
+                   res.seconds, res.forward_seconds, res.backward_seconds, res.cpu_seconds);
         } else {
             printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
             printf("file         %s, %lld bytes, %.3f bytes per position\n", o.out, res.file_bytes, bpp);
@@ -110,8 +110,9 @@ static int tb_build(int argc, char **argv, int estimate_only) {
                    (unsigned long long)res.classes, (unsigned long long)res.positions);
             printf("root         %s for %s (the player to move)\n", pb_tb_describe(res.root_value, vb, sizeof vb),
                    pb_player_name(g.pos.to_move));
-            printf("time         %.2f s (forward %.2f s, backward %.2f s)%s\n", res.seconds, res.forward_seconds,
-                   res.backward_seconds, res.resumed_forward || res.resumed_backward ? ", resumed" : "");
+            printf("time         %.2f s (forward %.2f s, backward %.2f s), %.2f s of CPU%s\n", res.seconds,
+                   res.forward_seconds, res.backward_seconds, res.cpu_seconds,
+                   res.resumed_forward || res.resumed_backward ? ", resumed" : "");
             printf("peak memory  %.1f MiB in layers and buffers\n", (double)res.peak_memory / 1048576.0);
         }
     }

@@ -25,12 +25,12 @@ void pb_container_meta_init(pb_container_meta *m, const char *kind, const pb_fie
     snprintf(m->version, sizeof m->version, "%s", PB_PROGRAM_VERSION);
 }
 
-/* Little-endian encoding into a byte buffer. */
-static size_t enc(unsigned char *b, uint64_t v, int bytes) {
+size_t pb_le_put(unsigned char *b, uint64_t v, int bytes) {
     for (int i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
     return (size_t)bytes;
 }
-static uint64_t dec(const unsigned char *b, int bytes) {
+
+uint64_t pb_le_get(const unsigned char *b, int bytes) {
     uint64_t v = 0;
     for (int i = 0; i < bytes; i++) v |= (uint64_t)b[i] << (8 * i);
     return v;
@@ -40,14 +40,14 @@ static uint64_t dec(const unsigned char *b, int bytes) {
 static size_t header_bytes(const pb_container_meta *m, unsigned char *b) {
     size_t n = 0;
     memcpy(b, MAGIC, 8), n += 8;
-    n += enc(b + n, PB_CONTAINER_VERSION, 4);
+    n += pb_le_put(b + n, PB_CONTAINER_VERSION, 4);
     memcpy(b + n, m->kind, 4), n += 4;
     const pb_field_spec *s = &m->spec;
     int v[7] = {(int)s->rules, s->goal, s->width, s->length, s->setback, (int)s->dead_end, m->nsegments};
-    for (int i = 0; i < 7; i++) n += enc(b + n, (uint32_t)v[i], 4);
+    for (int i = 0; i < 7; i++) n += pb_le_put(b + n, (uint32_t)v[i], 4);
     size_t lo = strlen(m->options), lv = strlen(m->version);
-    n += enc(b + n, lo, 2), memcpy(b + n, m->options, lo), n += lo;
-    n += enc(b + n, lv, 2), memcpy(b + n, m->version, lv), n += lv;
+    n += pb_le_put(b + n, lo, 2), memcpy(b + n, m->options, lo), n += lo;
+    n += pb_le_put(b + n, lv, 2), memcpy(b + n, m->version, lv), n += lv;
     return n;
 }
 
@@ -87,7 +87,7 @@ pb_cwriter *pb_container_create(const char *path, const pb_container_meta *m, ch
     }
     unsigned char h[64 + 2 * 300];
     size_t hn = header_bytes(m, h);
-    enc(h + hn, pb_checksum(h, hn), 8);
+    pb_le_put(h + hn, pb_checksum(h, hn), 8);
     w_put(w, h, hn + 8);
     return w;
 }
@@ -106,11 +106,11 @@ int pb_container_put(pb_cwriter *w, uint32_t tag, const void *data, size_t n, in
             codec = 1;
         }
     }
-    enc(head, tag, 4);
-    enc(head + 4, (uint64_t)codec, 4);
-    enc(head + 8, n, 8);
-    enc(head + 16, stored, 8);
-    enc(head + 24, pb_checksum(data, n), 8);
+    pb_le_put(head, tag, 4);
+    pb_le_put(head + 4, (uint64_t)codec, 4);
+    pb_le_put(head + 8, n, 8);
+    pb_le_put(head + 16, stored, 8);
+    pb_le_put(head + 24, pb_checksum(data, n), 8);
     w_put(w, head, sizeof head);
     w_put(w, codec ? packed : data, stored);
     free(packed);
@@ -128,12 +128,12 @@ void pb_container_abort(pb_cwriter *w) {
 
 int pb_container_commit(pb_cwriter *w, char *err, size_t errlen) {
     unsigned char t[TRAILER_LEN];
-    enc(t, TRAILER_TAG, 4);
-    enc(t + 4, 0, 4);
-    enc(t + 8, w->nblocks, 8);
+    pb_le_put(t, TRAILER_TAG, 4);
+    pb_le_put(t + 4, 0, 4);
+    pb_le_put(t + 8, w->nblocks, 8);
     w_put(w, t, 16);
     uint64_t whole = XXH64_digest(w->sum);
-    enc(t + 16, whole, 8);
+    pb_le_put(t + 16, whole, 8);
     if (!w->bad && fwrite(t + 16, 1, 8, w->fp) != 8) w->bad = errno ? errno : EIO;
     if (!w->bad && (fflush(w->fp) || fsync(fileno(w->fp)))) w->bad = errno ? errno : EIO;
     if (fclose(w->fp) && !w->bad) w->bad = errno ? errno : EIO;
@@ -196,8 +196,8 @@ static int check_whole(pb_creader *r) {
     }
     unsigned char tail[TRAILER_LEN];
     int ok = left == 0 && fseek(r->fp, r->size - TRAILER_LEN, SEEK_SET) == 0 &&
-             fread(tail, 1, TRAILER_LEN, r->fp) == TRAILER_LEN && dec(tail, 4) == TRAILER_TAG &&
-             dec(tail + 16, 8) == XXH64_digest(st);
+             fread(tail, 1, TRAILER_LEN, r->fp) == TRAILER_LEN && pb_le_get(tail, 4) == TRAILER_TAG &&
+             pb_le_get(tail + 16, 8) == XXH64_digest(st);
     XXH64_freeState(st);
     return ok && fseek(r->fp, r->pos, SEEK_SET) == 0 ? 0 : -1;
 }
@@ -219,24 +219,24 @@ pb_creader *pb_container_open(const char *path, const char *kind, const pb_field
     if (r_get(r, h, 46)) return refuse(r, err, errlen, "%s", "too short to be a Paperball file");
     n = 46;
     if (memcmp(h, MAGIC, 8)) return refuse(r, err, errlen, "%s", "not a Paperball file (bad magic)");
-    if (dec(h + 8, 4) != PB_CONTAINER_VERSION)
+    if (pb_le_get(h + 8, 4) != PB_CONTAINER_VERSION)
         return refuse(r, err, errlen, "%s", "written in another format version");
     pb_container_meta *m = &r->meta;
     memcpy(m->kind, h + 12, 4);
     m->kind[4] = 0;
     int v[7];
-    for (int i = 0; i < 7; i++) v[i] = (int)(uint32_t)dec(h + 16 + 4 * i, 4);
+    for (int i = 0; i < 7; i++) v[i] = (int)(uint32_t)pb_le_get(h + 16 + 4 * i, 4);
     m->spec.rules = (pb_rules)v[0], m->spec.goal = v[1], m->spec.width = v[2], m->spec.length = v[3];
     m->spec.setback = v[4], m->spec.dead_end = (pb_dead_end)v[5], m->nsegments = v[6];
-    size_t lo = (size_t)dec(h + 44, 2);
+    size_t lo = (size_t)pb_le_get(h + 44, 2);
     if (lo >= sizeof m->options || r_get(r, h + n, lo + 2))
         return refuse(r, err, errlen, "%s", "damaged header");
     memcpy(m->options, h + n, lo), n += lo;
-    size_t lv = (size_t)dec(h + n, 2);
+    size_t lv = (size_t)pb_le_get(h + n, 2);
     n += 2;
     if (lv >= sizeof m->version || r_get(r, h + n, lv + 8)) return refuse(r, err, errlen, "%s", "damaged header");
     memcpy(m->version, h + n, lv), n += lv;
-    if (dec(h + n, 8) != pb_checksum(h, n)) return refuse(r, err, errlen, "%s", "header checksum mismatch (damaged file)");
+    if (pb_le_get(h + n, 8) != pb_checksum(h, n)) return refuse(r, err, errlen, "%s", "header checksum mismatch (damaged file)");
     if (kind && strcmp(kind, m->kind)) return refuse(r, err, errlen, "holds '%s', not the kind of file expected", m->kind);
     if (expect) {
         const pb_field_spec *s = expect;
@@ -259,21 +259,21 @@ int pb_container_next(pb_creader *r, uint32_t *tag, size_t *len, char *err, size
         snprintf(err, errlen, "%s: cut short (no trailer)", r->path);
         return -1;
     }
-    if (dec(head, 4) == TRAILER_TAG) return 0;
+    if (pb_le_get(head, 4) == TRAILER_TAG) return 0;
     if (r_get(r, head + 16, 16)) {
         snprintf(err, errlen, "%s: cut short in a block header", r->path);
         return -1;
     }
-    r->codec = (int)dec(head + 4, 4);
-    r->raw = dec(head + 8, 8);
-    r->stored = dec(head + 16, 8);
-    r->sum = dec(head + 24, 8);
+    r->codec = (int)pb_le_get(head + 4, 4);
+    r->raw = pb_le_get(head + 8, 8);
+    r->stored = pb_le_get(head + 16, 8);
+    r->sum = pb_le_get(head + 24, 8);
     if (r->codec > 1 || r->stored > (uint64_t)(r->size - r->pos) || (r->codec == 0 && r->raw != r->stored) ||
         r->raw > ((uint64_t)1 << 42)) {
         snprintf(err, errlen, "%s: damaged block header", r->path);
         return -1;
     }
-    *tag = (uint32_t)dec(head, 4);
+    *tag = (uint32_t)pb_le_get(head, 4);
     *len = (size_t)r->raw;
     r->have_block = 1;
     return 1;

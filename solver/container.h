@@ -81,6 +81,11 @@ int pb_container_read(pb_creader *r, void *buf, char *err, size_t errlen);
 int pb_container_skip(pb_creader *r, char *err, size_t errlen);
 void pb_container_close(pb_creader *r);
 
+/* Little-endian integers of `bytes` bytes in a byte buffer, as every
+ * container field is written; pb_le_put returns the bytes written. */
+size_t pb_le_put(unsigned char *b, uint64_t v, int bytes);
+uint64_t pb_le_get(const unsigned char *b, int bytes);
+
 /* XXH64 of n bytes (seed 0): the checksum the container uses. */
 uint64_t pb_checksum(const void *data, size_t n);
 

@@ -26,6 +26,7 @@
  * goes on after the last one written; a memory stop is thus resumable.
  */
 #include <omp.h>
+#include <sys/resource.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,10 +330,18 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
 
 /* ---- the whole build ---- */
 
-static void progress(builder *b, const char *fmt, int d, const pb_tb_layer *L, const char *how) {
+static double cpu_now(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
+
+static double cpu_now(void);
+
+static void progress(builder *b, int d, const pb_tb_layer *L, const char *how) {
     if (!b->o->progress) return;
-    fprintf(b->o->progress, fmt, d, (unsigned long long)L->n, how, omp_get_wtime() - b->t0,
-            (double)atomic_load(&b->mem) / 1048576.0);
+    fprintf(b->o->progress, "tb: layer %d: %llu classes (%s), %.1f s, %.1f s of CPU, %.1f MiB\n", d,
+            (unsigned long long)L->n, how, omp_get_wtime() - b->t0, cpu_now(), (double)atomic_load(&b->mem) / 1048576.0);
     fflush(b->o->progress);
 }
 
@@ -390,6 +399,7 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
     b.f = f, b.out = out, b.o = o, b.res = res;
     b.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     b.t0 = omp_get_wtime();
+    double cpu0 = cpu_now();
     pb_tb_keyfmt_init(&b.k, f);
     uint64_t root_key[PB_TB_MAX_KW];
     pb_tb_pack(f, &b.k, root, root_key);
@@ -431,7 +441,7 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
         }
         if (got) {
             res->resumed_forward++;
-            progress(&b, "tb: layer %d: %llu classes (%s), %.1f s, %.1f MiB\n", d + 1, &next, "found before");
+            progress(&b, d + 1, &next, "forward, found before");
         } else {
             pb_tb_status st = forward_step(&b, &cur, &next);
             if (st != PB_TB_OK) {
@@ -444,7 +454,7 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
                 release(&b, &cur), release(&b, &next);
                 return PB_TB_IO;
             }
-            progress(&b, "tb: layer %d: %llu classes (%s), %.1f s, %.1f MiB\n", d + 1, &next, "forward");
+            progress(&b, d + 1, &next, "forward");
         }
         if (cur.n > res->widest_classes) res->widest_classes = cur.n, res->widest_layer = d;
         res->classes += cur.n;
@@ -484,12 +494,12 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
         else if (got) {
             charge(&b, (long long)L.n);
             res->resumed_backward++;
-            progress(&b, "tb: layer %d: %llu values (%s), %.1f s, %.1f MiB\n", d, &L, "found before");
+            progress(&b, d, &L, "backward, found before");
         } else {
             st = backward_step(&b, &L, &next, &counts[d - d0]);
             if (st == PB_TB_OK && write_layer_file(&b, 'v', d, &L, &counts[d - d0])) st = PB_TB_IO;
             if (st == PB_TB_OK)
-                progress(&b, "tb: layer %d: %llu values (%s), %.1f s, %.1f MiB\n", d, &L, "backward");
+                progress(&b, d, &L, "backward");
         }
         release(&b, &next);
         next = L;
@@ -503,6 +513,7 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
     free(counts);
     res->peak_memory = atomic_load(&b.peak);
     res->seconds = omp_get_wtime() - b.t0;
+    res->cpu_seconds = cpu_now() - cpu0;
     if (st != PB_TB_OK) return st;
     FILE *fp = fopen(out, "rb");
     if (fp) {

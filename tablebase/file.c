@@ -16,30 +16,21 @@ static inline unsigned key_byte(const uint64_t *key, int b) {
     return (unsigned)(key[b >> 3] >> (8 * (7 - (b & 7)))) & 0xff;
 }
 
-static size_t put_le(unsigned char *b, uint64_t v, int n) {
-    for (int i = 0; i < n; i++) b[i] = (unsigned char)(v >> (8 * i));
-    return (size_t)n;
-}
-static uint64_t get_le(const unsigned char *b, int n) {
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++) v |= (uint64_t)b[i] << (8 * i);
-    return v;
-}
 
 unsigned char *pb_tb_header_bytes(const pb_tb_header *h, const pb_tb_keyfmt *k, size_t *len) {
     int nl = h->dmax - h->d0 + 1;
     unsigned char *b = malloc(16 + (size_t)k->kbytes + (size_t)nl * NCOUNTS * 8);
     size_t n = 0;
-    n += put_le(b + n, (uint64_t)h->d0, 4);
-    n += put_le(b + n, (uint64_t)h->dmax, 4);
-    n += put_le(b + n, (uint64_t)h->root_to_move, 4);
-    n += put_le(b + n, (uint64_t)k->kbytes, 4);
+    n += pb_le_put(b + n, (uint64_t)h->d0, 4);
+    n += pb_le_put(b + n, (uint64_t)h->dmax, 4);
+    n += pb_le_put(b + n, (uint64_t)h->root_to_move, 4);
+    n += pb_le_put(b + n, (uint64_t)k->kbytes, 4);
     for (int i = 0; i < k->kbytes; i++) b[n++] = (unsigned char)key_byte(h->root, i);
     for (int l = 0; l < nl; l++) {
         const pb_tb_layer_counts *c = &h->layer[l];
         uint64_t v[NCOUNTS] = {c->classes, c->positions, c->classes_by[0], c->classes_by[1], c->classes_by[2],
                                c->positions_by[0], c->positions_by[1], c->positions_by[2], c->blocks};
-        for (int i = 0; i < NCOUNTS; i++) n += put_le(b + n, v[i], 8);
+        for (int i = 0; i < NCOUNTS; i++) n += pb_le_put(b + n, v[i], 8);
     }
     *len = n;
     return b;
@@ -47,10 +38,10 @@ unsigned char *pb_tb_header_bytes(const pb_tb_header *h, const pb_tb_keyfmt *k, 
 
 int pb_tb_header_parse(const unsigned char *b, size_t len, const pb_tb_keyfmt *k, pb_tb_header *h) {
     if (len < 16 + (size_t)k->kbytes) return -1;
-    h->d0 = (int)get_le(b, 4);
-    h->dmax = (int)get_le(b + 4, 4);
-    h->root_to_move = (int)get_le(b + 8, 4);
-    if ((int)get_le(b + 12, 4) != k->kbytes || h->d0 < 0 || h->dmax < h->d0 || h->dmax > PB_MAX_LATTICE ||
+    h->d0 = (int)pb_le_get(b, 4);
+    h->dmax = (int)pb_le_get(b + 4, 4);
+    h->root_to_move = (int)pb_le_get(b + 8, 4);
+    if ((int)pb_le_get(b + 12, 4) != k->kbytes || h->d0 < 0 || h->dmax < h->d0 || h->dmax > PB_MAX_LATTICE ||
         h->root_to_move > 1)
         return -1;
     int nl = h->dmax - h->d0 + 1;
@@ -61,7 +52,7 @@ int pb_tb_header_parse(const unsigned char *b, size_t len, const pb_tb_keyfmt *k
     h->layer = calloc((size_t)nl, sizeof *h->layer);
     for (int l = 0; l < nl; l++) {
         uint64_t v[NCOUNTS];
-        for (int i = 0; i < NCOUNTS; i++, n += 8) v[i] = get_le(b + n, 8);
+        for (int i = 0; i < NCOUNTS; i++, n += 8) v[i] = pb_le_get(b + n, 8);
         pb_tb_layer_counts *c = &h->layer[l];
         c->classes = v[0], c->positions = v[1];
         for (int i = 0; i < 3; i++) c->classes_by[i] = v[2 + i], c->positions_by[i] = v[5 + i];
@@ -80,7 +71,7 @@ long pb_tb_put_layer(struct pb_cwriter *w, const pb_tb_keyfmt *k, uint32_t tag, 
     unsigned char *buf = malloc(9 + BLOCK_ENTRIES * (kb + 2));
     for (size_t start = 0; start < n || (n == 0 && blocks == 0); start += BLOCK_ENTRIES) {
         size_t m = n - start < BLOCK_ENTRIES ? n - start : BLOCK_ENTRIES;
-        size_t len = put_le(buf, m, 8);
+        size_t len = pb_le_put(buf, m, 8);
         buf[len++] = vals != NULL;
         for (size_t i = 0; i < m; i++) {
             const uint64_t *key = keys + (start + i) * (size_t)k->kw;
@@ -112,7 +103,7 @@ int pb_tb_get_block(struct pb_creader *r, const pb_tb_keyfmt *k, size_t len, pb_
         return -1;
     }
     size_t kb = (size_t)k->kbytes, kw = (size_t)k->kw;
-    uint64_t m = len >= 9 ? get_le(buf, 8) : 0;
+    uint64_t m = len >= 9 ? pb_le_get(buf, 8) : 0;
     int has_vals = len >= 9 && buf[8];
     size_t pos = 9;
     int bad = len < 9 || m > len || (want_vals && !has_vals);

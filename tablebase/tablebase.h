@@ -183,6 +183,7 @@ typedef struct pb_tb_build_result {
     long long peak_memory;   /* bytes of the layers and buffers at the worst moment */
     long long file_bytes;
     double seconds, forward_seconds, backward_seconds;
+    double cpu_seconds;      /* user + system time of the process during the build */
     int resumed_forward, resumed_backward;   /* layers taken from an earlier run */
     uint8_t root_value;
     char message[512];
@@ -219,11 +220,10 @@ typedef struct pb_tb_verify_result {
 
 /* Checks a tablebase: the root present, every successor of every entry
  * present, every entry equal to the best of its routes (game-ending routes
- * valued by their end), header counts equal to the entries.  Every route
- * of every entry when max_routes is 0; otherwise positions with more
- * routes than that are checked on a random sample of `sample` of them.
- * Returns 0 if all holds, 1 if not (res says what), 2 if the file cannot be
- * read (err). */
+ * valued by their end), keys in order and canonical, header counts equal
+ * to the entries.  Every route of every entry is walked (pb_routes_foreach).
+ * Returns 0 if all holds, 1 if not (res says how many and the first), 2 if
+ * the file cannot be read (err). */
 int pb_tb_verify(pb_tb *tb, int threads, pb_tb_verify_result *res, char *err, size_t errlen);
 
 #endif

@@ -66,6 +66,27 @@ static pb_tb *build_open(const pb_field *f, const pb_position *root, const char 
     return tb;
 }
 
+/* A field, its start (Top first) and its table, built into a fresh file. */
+typedef struct fixture {
+    pb_field *f;
+    pb_position root;
+    char path[128];
+    pb_tb *tb;
+} fixture;
+
+static void fixture_build(fixture *x, const tcase *c, const char *name, int threads) {
+    x->f = field_of(c);
+    pb_position_start(x->f, &x->root, PB_TOP);
+    tmp_path(x->path, sizeof x->path, name);
+    x->tb = build_open(x->f, &x->root, x->path, threads);
+}
+
+static void fixture_free(fixture *x) {
+    pb_tb_close(x->tb);
+    remove(x->path);
+    pb_field_free(x->f);
+}
+
 /* ---- a reference value and distance: route by route, memoised ---- */
 
 /* (kind, distance) as a value byte; kind order loss < draw < win, a win
@@ -150,12 +171,11 @@ static uint8_t ref_value(const pb_field *f, pb_position *p, ref_map *memo) {
 static void test_small_fields_exact(void **state) {
     (void)state;
     for (int c = 0; c < NSMALL; c++) {
-        pb_field *f = field_of(&small[c]);
-        pb_position root;
-        pb_position_start(f, &root, PB_TOP);
-        char path[128];
-        tmp_path(path, sizeof path, "small");
-        pb_tb *tb = build_open(f, &root, path, 2);
+        fixture x;
+        fixture_build(&x, &small[c], "small", 2);
+        pb_field *f = x.f;
+        pb_position root = x.root;
+        pb_tb *tb = x.tb;
 
         pb_enum_options eo;
         pb_enum_options_init(&eo);
@@ -186,9 +206,7 @@ static void test_small_fields_exact(void **state) {
         }
         free(memo.keys), free(memo.used), free(memo.val);
         pb_enum_result_free(&er);
-        pb_tb_close(tb);
-        remove(path);
-        pb_field_free(f);
+        fixture_free(&x);
     }
 }
 
@@ -197,16 +215,15 @@ static void test_small_fields_exact(void **state) {
 static void test_larger_field_sample(void **state) {
     (void)state;
     tcase c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW};
-    pb_field *f = field_of(&c);
-    pb_position root;
-    pb_position_start(f, &root, PB_TOP);
-    char path[128], err[600];
-    tmp_path(path, sizeof path, "larger");
-    pb_tb *tb = build_open(f, &root, path, 2);
+    fixture x;
+    fixture_build(&x, &c, "larger", 2);
+    pb_field *f = x.f;
+    pb_tb *tb = x.tb;
+    char err[600];
     pb_enum_options eo;
     pb_enum_options_init(&eo);
     pb_enum_result er;
-    assert_int_equal(pb_enumerate(f, &root, &eo, &er), PB_ENUM_OK);
+    assert_int_equal(pb_enumerate(f, &x.root, &eo, &er), PB_ENUM_OK);
     for (int d = 0; d <= tb->h.dmax; d++) assert_int_equal(tb->h.layer[d].positions, er.rows[d].positions);
     pb_enum_result_free(&er);
     ref_map memo = {0, 0, NULL, NULL, NULL, f->nwords + 1};
@@ -235,9 +252,7 @@ static void test_larger_field_sample(void **state) {
     }
     assert_true(checked > 100);
     free(memo.keys), free(memo.used), free(memo.val);
-    pb_tb_close(tb);
-    remove(path);
-    pb_field_free(f);
+    fixture_free(&x);
 }
 
 static unsigned char *slurp(const char *path, long *n) {
@@ -332,12 +347,11 @@ static void rewrite_with(const pb_tb *tb, const char *path, int d, size_t i, uin
 static void test_verify_catches_one_change(void **state) {
     (void)state;
     tcase c = {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW};
-    pb_field *f = field_of(&c);
-    pb_position root;
-    pb_position_start(f, &root, PB_TOP);
-    char path[128], bad[128], err[600];
-    tmp_path(path, sizeof path, "good"), tmp_path(bad, sizeof bad, "bad");
-    pb_tb *tb = build_open(f, &root, path, 2);
+    fixture x;
+    fixture_build(&x, &c, "good", 2);
+    pb_tb *tb = x.tb;
+    char bad[128], err[600];
+    tmp_path(bad, sizeof bad, "bad");
     pb_tb_verify_result vr;
     assert_int_equal(pb_tb_verify(tb, 2, &vr, err, sizeof err), 0);
     assert_int_equal(vr.errors, 0);
@@ -372,21 +386,20 @@ static void test_verify_catches_one_change(void **state) {
     pb_tb *tsame = pb_tb_open(bad, 1, err, sizeof err);
     assert_int_equal(pb_tb_verify(tsame, 2, &vr, err, sizeof err), 0);
     pb_tb_close(tsame);
-    pb_tb_close(tb);
-    remove(path), remove(bad);
-    pb_field_free(f);
+    remove(bad);
+    fixture_free(&x);
 }
 
 /* Damaged and mismatched files are refused at open with one line. */
 static void test_container_refuses(void **state) {
     (void)state;
     tcase c = {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW};
-    pb_field *f = field_of(&c);
-    pb_position root;
-    pb_position_start(f, &root, PB_TOP);
-    char path[128], bad[128], err[600];
-    tmp_path(path, sizeof path, "ok"), tmp_path(bad, sizeof bad, "damaged");
-    pb_tb_close(build_open(f, &root, path, 1));
+    fixture x;
+    fixture_build(&x, &c, "ok", 1);
+    const pb_field *f = x.f;
+    const char *path = x.path;
+    char bad[128], err[600];
+    tmp_path(bad, sizeof bad, "damaged");
     long n;
     unsigned char *b = slurp(path, &n);
     /* A flipped bit anywhere: header, a block, the trailer. */
@@ -414,8 +427,8 @@ static void test_container_refuses(void **state) {
     assert_non_null(r);
     pb_container_close(r);
     free(b);
-    remove(path), remove(bad);
-    pb_field_free(f);
+    remove(bad);
+    fixture_free(&x);
 }
 
 /* The probe's turn list and the line of perfect play agree with the
@@ -424,33 +437,29 @@ static void test_container_refuses(void **state) {
 static void test_line_and_turns(void **state) {
     (void)state;
     tcase c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW};
-    pb_field *f = field_of(&c);
-    pb_position root;
-    pb_position_start(f, &root, PB_TOP);
-    char path[128], err[600];
-    tmp_path(path, sizeof path, "line");
-    pb_tb *tb = build_open(f, &root, path, 1);
+    fixture x;
+    fixture_build(&x, &c, "line", 1);
+    pb_tb *tb = x.tb;
+    char err[600];
     pb_tb_layer L0, L1;
     assert_int_equal(pb_tb_load(tb, 0, &L0, err, sizeof err), 0);
     assert_int_equal(pb_tb_load(tb, 1, &L1, err, sizeof err), 0);
     pb_tb_turn *t;
-    long n = pb_tb_turns(tb, &L1, &root, &t);
+    long n = pb_tb_turns(tb, &L1, &x.root, &t);
     assert_true(n > 0);
     uint8_t v = L0.vals[0];
     assert_int_equal(t[0].value, v);
     for (long i = 1; i < n; i++) assert_true(pb_tb_rank(t[i].value) <= pb_tb_rank(t[i - 1].value));
     pb_tb_turns_free(t, n);
     pb_game g;
-    pb_game_init(&g, f, PB_TOP);
+    pb_game_init(&g, x.f, PB_TOP);
     assert_int_equal(pb_tb_play_line(tb, &g, err, sizeof err), 0);
     assert_int_equal(g.nturns, pb_tb_distance(v));
     if (pb_tb_value(v) == 1) assert_int_equal(g.loser, PB_BOTTOM);
     if (pb_tb_value(v) == -1) assert_int_equal(g.loser, PB_TOP);
     pb_game_free(&g);
     pb_tb_layer_free(&L0), pb_tb_layer_free(&L1);
-    pb_tb_close(tb);
-    remove(path);
-    pb_field_free(f);
+    fixture_free(&x);
 }
 
 int main(void) {
