@@ -1,5 +1,7 @@
-/* turn.c - routes of whole turns under the bounce rules (book, hockey). */
-#include "turn.h"
+/* bounce.c - the bounce rule sets, book and hockey (docs/rules.md §2): a
+ * turn is a chain of single steps that goes on while the ball lands on an
+ * occupied node.  Its pb_ruleset is pb_bounce_rules. */
+#include "ruleset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +43,7 @@ static void walk_steps(walk *w, int len) {
     }
 }
 
-long pb_routes_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx) {
-    if (f->spec.rules == PB_RULES_TRIPLE) return pb_triple_foreach(f, p, fn, ctx);
+static long bounce_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx) {
     int16_t stack_nodes[512];
     int16_t *nodes = f->nsegments < 511 ? stack_nodes : malloc(sizeof(int16_t) * (size_t)(f->nsegments + 1));
     walk w = {f, p, fn, ctx, nodes, 0, 0};
@@ -58,9 +59,8 @@ static const char *step_desc(const pb_field *f, int a, int b, char *buf, size_t 
     return buf;
 }
 
-int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
-                  pb_route *info, char *err, size_t errlen) {
-    if (f->spec.rules == PB_RULES_TRIPLE) return pb_triple_play(f, p, nodes, len, kick, info, err, errlen);
+static int bounce_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info,
+                       char *err, size_t errlen) {
     char sb[24], nb[8];
     if (kick) {
         snprintf(err, errlen, "free kicks exist only in the triple rules");
@@ -125,15 +125,7 @@ int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int l
     return 0;
 }
 
-char *pb_route_format(const pb_field *f, const int16_t *nodes, int len, int kick, char *buf, size_t buflen) {
-    size_t n = 0;
-    char nb[8];
-    buf[0] = 0;
-    if (kick && n + 1 < buflen) buf[n++] = '*', buf[n] = 0;
-    for (int k = 0; k < len; k++) {
-        int w = snprintf(buf + n, buflen - n, "%s%s", k ? "-" : "", pb_node_name(f, nodes[k], nb));
-        if (w < 0 || (size_t)w >= buflen - n) break;
-        n += (size_t)w;
-    }
-    return buf;
-}
+/* Every step draws a new segment. */
+static int bounce_max_route(const pb_field *f) { return f->nsegments + 1; }
+
+const pb_ruleset pb_bounce_rules = {bounce_foreach, bounce_play, bounce_max_route};
