@@ -35,7 +35,7 @@ contains "stats: longest win" "longest forced win: win in" "$(cat stats.txt)"
 grep -q '<svg' win.svg || fail "stats --svg wrote no SVG"
 
 # A build stopped by its memory budget (exit 1), then rerun: the same file.
-check "memory stop" 1 "$(status "$pb" tb build --field 2,2,2 --out m.pbt --memory 2K --quiet)"
+check "memory stop (exit status 4)" 4 "$(status "$pb" tb build --field 2,2,2 --out m.pbt --memory 2K --quiet)"
 check "rerun" 0 "$(status "$pb" tb build --field 2,2,2 --out m.pbt --quiet)"
 "$pb" tb build --field 2,2,2 --out m2.pbt --quiet > /dev/null
 cmp -s m.pbt m2.pbt || fail "resumed build differs from a fresh one"
