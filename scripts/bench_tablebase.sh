@@ -3,11 +3,13 @@
 # fields built whole (time, CPU, memory, file bytes per position), then book
 # (2;4;4): its layer sizes estimated from a sample, and a build run for at
 # most BIG seconds (default 1200) whose finished layers give the measured
-# rates the whole build is extrapolated from.
-# Usage: scripts/bench_tablebase.sh [BUILD_DIR] [BIG]
+# rates the whole build is extrapolated from.  Each small field gets at most
+# SMALL seconds (default 900).
+# Usage: scripts/bench_tablebase.sh [BUILD_DIR] [BIG] [SMALL]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 big=${2:-1200}
+small=${3:-900}
 out=$root/results/bench_tablebase.md
 dir=$build/tablebases
 mkdir -p "$dir"
@@ -18,25 +20,34 @@ hockey-2-4-4-s0|--rules hockey --field 2,4,4 --setback 0
 hockey-2-4-4-s1|--rules hockey --field 2,4,4 --setback 1"
 rows=""
 while IFS='|' read -r name opts; do
-  rm -f "$dir/$name.pbt"
+  rm -f "$dir/$name.pbt"*
+  set +e
   # shellcheck disable=SC2086
-  j=$(nice "$pb" tb build $opts --threads 2 --quiet --json --out "$dir/$name.pbt")
+  j=$(timeout "$small" nice "$pb" tb build $opts --threads 2 --quiet --json --out "$dir/$name.pbt")
+  st=$?
+  set -e
+  if [ $st -ne 0 ]; then
+    rows+="| $name | not finished in $small s (exit status $st) | | | | | | | | | |"$'\n'
+    rm -f "$dir/$name.pbt"*
+    continue
+  fi
   get() { echo "$j" | grep -o "\"$1\":[^,}]*" | head -1 | cut -d: -f2- | tr -d '"'; }
-  rows+=$(printf '| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s | %s | %s %s |' \
-    "$(get field)" "$(get layers | tr -d '[')..$(echo "$j" | grep -o '"layers":\[[0-9]*,[0-9]*' | cut -d, -f2)" \
+  rows+=$(printf '| %s | %s..%s | %s | %s | %s | %.1f | %.1f | %.1f | %s | %s | %s %s |' \
+    "$(get field)" "$(get first_layer)" "$(get last_layer)" \
     "$(get classes)" "$(get positions)" "$(get widest_classes)" "$(get seconds)" "$(get cpu_seconds)" \
     "$(echo "$(get peak_memory) / 1048576" | bc -l)" "$(get bytes)" "$(get bytes_per_position)" \
     "$(get value)" "$(get distance)")$'\n'
 done <<< "$fields"
 
-# book (2;4;4): the estimate, then a build limited to $big seconds.
-est=$(nice "$pb" tb estimate --rules book --field 2,4,4)
+# book (2;4;4): a build limited to $big seconds; it first prints its
+# estimate of every layer.
 rm -f "$dir"/book-2-4-4.pbt*
 set +e
 timeout "$big" nice "$pb" tb build --rules book --field 2,4,4 --threads 2 --out "$dir/book-2-4-4.pbt" \
   > "$dir/book-2-4-4.out" 2> "$dir/book-2-4-4.log"
 status=$?
 set -e
+est=$(grep '^estimate:' "$dir/book-2-4-4.log" || true)
 log=$(grep '^tb: layer' "$dir/book-2-4-4.log" || true)
 layer_bytes=$(du -cb "$dir"/book-2-4-4.pbt.k* 2>/dev/null | tail -1 | cut -f1)
 rm -f "$dir"/book-2-4-4.pbt.*
@@ -79,7 +90,8 @@ extra=$(awk -v est="$est" '
   echo
   echo "## book (2;4;4)"
   echo
-  echo "Estimate (\`paperball tb estimate --rules book --field 2,4,4\`; \`~\`: sampled):"
+  echo "Estimate printed by the build before it starts (the same as \`paperball tb estimate"
+  echo "--rules book --field 2,4,4\`; \`~\`: sampled, see docs/tablebase.md):"
   echo
   echo '```'
   echo "$est"
