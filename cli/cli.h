@@ -165,6 +165,16 @@ char *pb_read_file(const char *what, const char *path);
  * PB_EXIT_WRITE after printing the error. */
 int pb_write_file(const char *path, const char *text);
 
+/* --batch (cli/batch.c): calls fn for each record of o->batch, in order,
+ * after printing an error line for each bad one; fn prints one result line
+ * and returns its status.  Returns the gravest status (the highest). */
+typedef int (*pb_batch_fn)(void *ctx, const pb_field *f, pb_game *g, int line);
+int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx);
+
+/* Adds "version" and "commit" to the JSON object being written. */
+struct pb_json;
+void pb_cli_json_version(struct pb_json *j);
+
 /* The program's version and the commit it was built from ("unknown"
  * outside a git checkout). */
 const char *pb_cli_version(void);
