@@ -175,6 +175,10 @@ int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx)
 struct pb_json;
 void pb_cli_json_version(struct pb_json *j);
 
+/* Prints "version":"...","commit":"..." (the keys alone, no braces) for
+ * JSON objects written with printf. */
+void pb_cli_json_version_keys(FILE *out);
+
 /* The program's version and the commit it was built from ("unknown"
  * outside a git checkout). */
 const char *pb_cli_version(void);

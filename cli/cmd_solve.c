@@ -74,7 +74,9 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
 
 static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, int nranks) {
     char desc[128], buf[4096];
-    printf("{\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
+    printf("{");
+    pb_cli_json_version_keys(stdout);
+    printf(",\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
     pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
     printf(",\"goal\":%d,\"width\":%d,\"length\":%d", f->spec.goal, f->spec.width, f->spec.length);
     if (f->spec.rules == PB_RULES_HOCKEY)
@@ -246,7 +248,9 @@ int cmd_solve(int argc, char **argv) {
         char buf[128];
         pb_game_result(&g, buf, sizeof buf);
         if (o.json) {
-            printf("{\"game_over\":true,\"result\":");
+            printf("{");
+            pb_cli_json_version_keys(stdout);
+            printf(",\"game_over\":true,\"result\":");
             pb_json_string(stdout, buf);
             printf("}\n");
         } else printf("the game is over: %s\n", buf);
