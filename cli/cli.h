@@ -195,8 +195,5 @@ int cmd_enumerate(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/* `paperball play --vs-solver` (cli/play_solver.c): a person against
- * perfect play from the position of g.  Returns the exit status. */
-int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g, int side);
 
 #endif
