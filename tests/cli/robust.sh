@@ -118,4 +118,10 @@ check "CSV: book has no setback" "book,2,2,2,," "$(echo "$csv" | sed -n 2p | cut
 # Stopped by the memory budget: the finished depths are printed.
 out=$("$pb" enumerate --field 2,4,4 --depth 5 --memory 1M --csv --quiet 2>/dev/null)
 check "memory stop: depths 0..3 printed" "0 1 2 3" "$(echo "$out" | tail -n +2 | cut -d, -f7 | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- prove first-moves counts every route: (2;4;2) has more than 64 ----
+routes=$("$pb" perft --field 2,4,2 --depth 1 | awk '$1 == 1 { print $2 }')
+classes=$("$pb" solve --field 2,4,2 --json --quiet | grep -o '"classes":[0-9]*' | cut -d: -f2)
+contains "first-moves on (2;4;2): routes and classes as perft and solve count them" \
+  "(2;4;2) $routes routes/$classes classes" "$("$pb" prove --claim first-moves --field 2,4,2)"
 finish
