@@ -36,6 +36,21 @@ static void bad_line(const pb_opts *o, int line, const char *why) {
     }
 }
 
+int pb_cli_each_position(const pb_opts *o, pb_batch_fn fn, void *ctx) {
+    pb_field *f;
+    pb_game g;
+    if (pb_cli_load(o, &f, o->batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    int rc;
+    if (o->batch) {
+        rc = pb_cli_batch(o, f, fn, ctx);
+    } else {
+        rc = fn(ctx, f, &g, 0);
+        pb_game_free(&g);
+    }
+    pb_field_free(f);
+    return rc;
+}
+
 int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx) {
     int is_stdin = !strcmp(o->batch, "-");
     FILE *in = is_stdin ? stdin : fopen(o->batch, "r");

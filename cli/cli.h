@@ -171,6 +171,11 @@ int pb_write_file(const char *path, const char *text);
 typedef int (*pb_batch_fn)(void *ctx, const pb_field *f, pb_game *g, int line);
 int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx);
 
+/* Builds the field, then calls fn for each record of --batch, or once
+ * (line 0) for the position of --record, --record-file or the argument.
+ * Returns fn's status (pb_cli_batch's for a batch). */
+int pb_cli_each_position(const pb_opts *o, pb_batch_fn fn, void *ctx);
+
 /* Adds "version" and "commit" to the JSON object being written. */
 struct pb_json;
 void pb_cli_json_version(struct pb_json *j);

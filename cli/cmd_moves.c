@@ -108,8 +108,6 @@ static int list_moves(void *ctx, const pb_field *f, pb_game *g, int line) {
 
 int cmd_moves(int argc, char **argv) {
     pb_opts o;
-    pb_field *f;
-    pb_game g;
     const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o), PB_OPT_JSON(o), PB_OPT_END};
     const pb_command cmd = {"moves", "[options] [RECORD-FILE|-]",
                             "Lists every legal turn (route) from the position reached by the game record\n"
@@ -119,13 +117,5 @@ int cmd_moves(int argc, char **argv) {
                             options, 1};
     int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
-    if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
-    if (o.batch) {
-        rc = pb_cli_batch(&o, f, list_moves, &o);
-    } else {
-        rc = list_moves(&o, f, &g, 0);
-        pb_game_free(&g);
-    }
-    pb_field_free(f);
-    return rc;
+    return pb_cli_each_position(&o, list_moves, &o);
 }

@@ -59,8 +59,6 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
 
 int cmd_perft(int argc, char **argv) {
     pb_opts o;
-    pb_field *f;
-    pb_game g;
     const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o),
                                  PB_OPT_DEPTH(o, "count to depth D in turns (default 3)"), PB_OPT_JSON(o), PB_OPT_END};
     const pb_command cmd = {"perft", "[options] [RECORD-FILE|-]",
@@ -71,13 +69,5 @@ int cmd_perft(int argc, char **argv) {
                             options, 1};
     int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
-    if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
-    if (o.batch) {
-        rc = pb_cli_batch(&o, f, perft_position, &o);
-    } else {
-        rc = perft_position(&o, f, &g, 0);
-        pb_game_free(&g);
-    }
-    pb_field_free(f);
-    return rc;
+    return pb_cli_each_position(&o, perft_position, &o);
 }
