@@ -55,6 +55,7 @@ rm -f "$dir"/book-2-4-4.pbt.*
 # forward (the slowest so far), times every estimated class, twice (the
 # backward pass walks every turn again), over 2 cores.
 extra=$(awk -v est="$est" '
+  function widest(a,   d, w) { w = -1; for (d in a) if (w < 0 || a[d] + 0 > a[w] + 0) w = d; return w }
   /\(forward\)/ { n[$3+0] = $4; cpu[$3+0] = $(NF-5) }
   END {
     split(est, lines, "\n")
@@ -65,7 +66,8 @@ extra=$(awk -v est="$est" '
     if (last < 2) { print "not enough layers finished to extrapolate"; exit }
     rate = (cpu[last] - cpu[last - 1]) / n[last - 1]
     tot = 0; for (d in e) tot += e[d]
-    printf "%.1f ms of CPU per class (layer %d expanded, forward); ~%.3g classes in all (estimate) -> ~%.1f CPU hours forward + backward, ~%.1f h on 2 cores\n", 1000 * rate, last - 1, tot, 2 * rate * tot / 3600, rate * tot / 3600
+    printf "%.1f ms of CPU per class (layer %d expanded, forward); ~%.3g classes in all (estimate) -> ~%.1f CPU hours forward + backward, ~%.1f h on 2 cores. ", 1000 * rate, last - 1, tot, 2 * rate * tot / 3600, rate * tot / 3600
+    printf "At that rate one hour on 2 cores builds ~%.3g classes (forward + backward); memory is not the limit: two layers of the widest estimate, %.3g classes each at 17 bytes (16-byte key, value byte), take ~%.2f GiB of 20.\n", 3600 / rate, e[wd = widest(e)], 2 * e[wd] * 17 / 2^30
   }' <<< "$log")
 {
   echo "# Tablebase builds"
