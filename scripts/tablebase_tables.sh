@@ -2,14 +2,14 @@
 # Builds (or reuses) the tablebases of the small fields and writes their
 # statistics into results/tablebases.md, the longest forced wins drawn as
 # results/img/tb-*.svg.
-# Usage: scripts/tablebase_tables.sh [BUILD_DIR] [VERIFY_SECONDS]
-#   (default build/ and 900 s per verification)
+# Usage: scripts/tablebase_tables.sh [BUILD_DIR] [SECONDS]
+#   (default build/ and at most 900 s for each build and each verification)
 # The tables are kept in BUILD_DIR/tablebases/ (scripts/bench_tablebase.sh
 # builds the same files).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 out=$root/results/tablebases.md
-verify_limit=${2:-900}
+limit=${2:-900}   # seconds for each build and each verification
 dir=$build/tablebases
 mkdir -p "$dir" "$root/results/img"
 # name | options
@@ -36,17 +36,27 @@ hockey-2-4-4-s1|--rules hockey --field 2,4,4 --setback 1"
 } > "$out"
 while IFS='|' read -r name opts; do
   file=$dir/$name.pbt
-  # shellcheck disable=SC2086
-  [ -f "$file" ] || nice "$pb" tb build $opts --threads 2 --quiet --out "$file" > /dev/null
+  if [ ! -f "$file" ]; then
+    set +e
+    # shellcheck disable=SC2086
+    timeout "$limit" nice "$pb" tb build $opts --threads 2 --quiet --out "$file" > /dev/null
+    bs=$?
+    set -e
+    if [ $bs -ne 0 ]; then
+      rm -f "$file"*
+      { echo; echo "## $name"; echo; echo "- \`paperball tb build $opts\` did not finish in $limit s (exit status $bs)."; } >> "$out"
+      continue
+    fi
+  fi
   # The verifier walks every route: bounded, since late bounce turns can have
   # millions of them.
   set +e
-  timeout "$verify_limit" nice "$pb" tb verify "$file" --threads 2 > "$dir/$name.verify" 2>&1
+  timeout "$limit" nice "$pb" tb verify "$file" --threads 2 > "$dir/$name.verify" 2>&1
   vs=$?
   set -e
   case $vs in
     0) verified="verified by \`paperball tb verify\` ($(sed -n 's/^checked *//p' "$dir/$name.verify"))";;
-    124) verified="not verified: \`paperball tb verify\` needs more than $verify_limit s here";;
+    124) verified="not verified: \`paperball tb verify\` needs more than $limit s here";;
     *) verified="VERIFY FAILED: $(tail -1 "$dir/$name.verify")";;
   esac
   stats=$("$pb" tb stats "$file" --svg "$root/results/img/tb-$name.svg")
