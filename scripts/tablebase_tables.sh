@@ -62,7 +62,7 @@ while IFS='|' read -r name opts; do
   stats=$("$pb" tb stats "$file" --svg "$root/results/img/tb-$name.svg")
   {
     echo
-    echo "## $(echo "$stats" | head -1 | sed 's/^field  //; s/;.*//')"
+    echo "## $(echo "$stats" | head -1 | sed 's/^field  //; s/; .*//')"
     echo
     echo "- command: \`paperball tb build $opts --out $name.pbt\`, then \`paperball tb stats $name.pbt --svg tb-$name.svg\`"
     echo "- file: $(stat -c %s "$file") bytes; $verified"

@@ -225,7 +225,7 @@ typedef struct pb_tb_verify_result {
  * valued by their end), keys in order and canonical, header counts equal
  * to the entries.  Every entry is checked by a step-level walk of its own;
  * every entry of a small layer (2000 or fewer) and one in 61 of the others
- * again route by route (pb_routes_foreach, at most 200000 routes each).
+ * again route by route (pb_routes_foreach, at most 20000 routes each).
  * Returns 0 if all holds, 1 if not (res says how many and the first), 2 if
  * the file cannot be read (err). */
 int pb_tb_verify(pb_tb *tb, int threads, pb_tb_verify_result *res, char *err, size_t errlen);

@@ -128,7 +128,7 @@ static int on_route(void *ctx, const pb_field *f, pb_position *after, const pb_r
 
 /* Route by route on the sampled entries: at most this many routes each;
  * past it only "no route beats the entry" is checked. */
-#define ROUTE_CAP 200000
+#define ROUTE_CAP 20000
 /* Sample: every entry of a layer this small, else one in ROUTE_STRIDE. */
 #define ROUTE_ALL 2000
 #define ROUTE_STRIDE 61
@@ -202,6 +202,7 @@ static uint8_t step_best(step_ctx *c, pb_position *p) {
         }
         pb_unstep(f, p, &u);
         if (!have || better(v, best)) best = v, have = 1;
+        if (best == 1) break;   /* a win in 1: nothing can be better */
     }
     return best;
 }
