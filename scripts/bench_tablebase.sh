@@ -108,6 +108,10 @@ extra=$(awk -v est="$est" '
   echo '```'
   echo
   echo "Layer files written: ${layer_bytes:-0} bytes. Extrapolation: $extra"
+  echo
+  echo "The extrapolation is a lower bound: it takes the rate of the deepest layer expanded,"
+  echo "and deeper layers cost more per class (longer bounce turns); the sampled layer sizes"
+  echo "are biased low too (docs/tablebase.md)."
   if [ -s "$dir/book-2-4-4.out" ]; then echo; echo '```'; cat "$dir/book-2-4-4.out"; echo '```'; fi
 } > "$out"
 echo "wrote $out" >&2
