@@ -84,7 +84,7 @@
 #define BUSY 100             /* "another thread is in this node", never a value */
 #define BUSY_PLY 24          /* nodes nearer the root than this are marked busy */
 #define BUSY_SLOTS 4096      /* busy counters, indexed by the key's hash */
-static int SCORE_BUDGET = 24;
+#define SCORE_BUDGET 24      /* steps the quick "can the mover score?" check may take */
 
 /* What the threads of one solve share (read-only apart from atomics). */
 typedef struct shared {
@@ -322,31 +322,59 @@ static void poll(worker *w) {
 /* ---- step search (book, hockey) ---- */
 
 /* Can the mover end this turn in the opponent's goal?  A depth-first walk
- * over bounce chains, at most *budget steps; 1 yes (the route into
- * nodes[len..] if nodes is given, its length in *out_len), 0 no or not
- * found within the budget.  p is restored. */
-static int can_score(worker *w, pb_position *p, int *budget, int16_t *nodes, int len, int *out_len) {
-    const pb_field *f = w->sh->f;
-    const int me = p->to_move, ball = p->ball;
-    const int8_t *so = w->sh->score_owner[ball];
-    for (int d = 0; d < 8; d++)
-        if (so[d] == (me ^ 1) && pb_free(f, p, ball, d)) {
-            if (nodes) nodes[len] = (int16_t)pb_step_to(f, ball, d), *out_len = len + 1;
+ * over bounce chains from node `at`, at most *budget steps, without
+ * touching the position: the walk's own segments walked[0..nw-1] count as
+ * drawn and the nodes path[0..nw] it touched as occupied.  1 yes (the
+ * route's nodes after `at` into nodes[len..] if nodes is given, its length
+ * in *out_len), 0 no or not found within the budget.  walked and path
+ * hold at least budget + 2 entries. */
+static int score_walk(const shared *sh, const pb_position *p, int at, int me, int16_t *walked, int16_t *path, int nw,
+                      int *budget, int16_t *nodes, int len, int *out_len) {
+    const pb_field *f = sh->f;
+    const int8_t *so = sh->score_owner[at];
+    int free_d[8], nf = 0;
+    for (int d = 0; d < 8; d++) {
+        int s = f->seg[at][d], k;
+        if (s < 0 || pb_drawn(p, s)) continue;
+        for (k = 0; k < nw && walked[k] != s; k++) {
+        }
+        if (k < nw) continue;
+        if (so[d] == (me ^ 1)) {
+            if (nodes) nodes[len] = (int16_t)pb_step_to(f, at, d), *out_len = len + 1;
             return 1;
         }
-    for (int d = 0; d < 8; d++) {
-        if (so[d] >= 0 || !pb_free(f, p, ball, d) || !pb_occupied(f, p, pb_step_to(f, ball, d))) continue;
+        if (so[d] < 0) free_d[nf++] = d;
+    }
+    for (int i = 0; i < nf; i++) {
+        int d = free_d[i], t = pb_step_to(f, at, d), k;
+        int occupied = pb_occupied(f, p, t);
+        for (k = 0; !occupied && k <= nw; k++) occupied = path[k] == t;
+        if (!occupied) continue; /* a stop: the turn ends there */
         if (--*budget < 0) return 0;
-        pb_undo u;
-        int loser, yes = 0;
-        if (pb_step(f, p, d, &u, &loser) == PB_STEP_BOUNCE) {
-            if (nodes) nodes[len] = p->ball;
-            yes = can_score(w, p, budget, nodes, len + 1, out_len);
-        }
-        pb_unstep(f, p, &u);
-        if (yes) return 1;
+        walked[nw] = (int16_t)f->seg[at][d];
+        path[nw + 1] = (int16_t)t;
+        if (nodes) nodes[len] = (int16_t)t;
+        /* A dead end at t leaves no step; the walk from t finds none. */
+        if (score_walk(sh, p, t, me, walked, path, nw + 1, budget, nodes, len + 1, out_len)) return 1;
     }
     return 0;
+}
+
+static int can_score(worker *w, pb_position *p, int *budget, int16_t *nodes, int len, int *out_len) {
+    int16_t walked_s[SCORE_BUDGET + 2], path_s[SCORE_BUDGET + 2];
+    int16_t *walked = walked_s, *path = path_s;
+    if (*budget > SCORE_BUDGET) {
+        walked = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
+        path = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
+        if (!walked || !path) {
+            free(walked), free(path);
+            return 0;
+        }
+    }
+    path[0] = p->ball;
+    int yes = score_walk(w->sh, p, p->ball, p->to_move, walked, path, 0, budget, nodes, len, out_len);
+    if (walked != walked_s) free(walked), free(path);
+    return yes;
 }
 
 /* Looks key k up and narrows the window (*alpha, *beta) to the proven
@@ -372,7 +400,7 @@ static inline atomic_uint *busy_slot(worker *w, uint64_t hash) { return &w->sh->
  * Contract: p (and the worker's orientations) are restored on return; if
  * w->aborted is set on return the result means nothing and nothing
  * unproven was stored. */
-static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply, int exclusive) {
+static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply, int exclusive, int turn_start) {
     const shared *sh = w->sh;
     const pb_field *f = sh->f;
     const int me = p->to_move, ball = p->ball;
@@ -412,7 +440,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     pb_tt_key key = key_of(w, p, &orient);
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
     ttbest = dir_img(orient, ttbest);
-    if (sh->tactics) {
+    if (sh->tactics && turn_start) {
         int budget = SCORE_BUDGET;
         if (can_score(w, p, &budget, NULL, 0, NULL)) return PB_WIN;
     }
@@ -445,10 +473,10 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
             w->nodes++;
             switch (r) {
             case PB_STEP_STOP:
-                v = search_steps(w, p, -beta, -alpha, ply + 1, excl);
+                v = search_steps(w, p, -beta, -alpha, ply + 1, excl, 1);
                 if (v != BUSY) v = -v;
                 break;
-            case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1, excl); break;
+            case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1, excl, 0); break;
             case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
             default: v = end_value(loser, me); break;
             }
@@ -540,7 +568,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
 static int value_of(worker *w, pb_position *p) {
     if (w->sh->f->spec.rules == PB_RULES_TRIPLE) return search_turns(w, p, -1, 1);
     keys_reset(w, p);
-    return search_steps(w, p, -1, 1, 0, 0);
+    return search_steps(w, p, -1, 1, 0, 0, 1);
 }
 
 static void worker_init(worker *w, shared *sh, int id) {
@@ -934,7 +962,6 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     }
     sh->tactics = !o->no_tactics;
     keys_choose(sh, p);
-    if (getenv("PB_SB")) SCORE_BUDGET = atoi(getenv("PB_SB"));
     sh->stop = o->stop;
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
     sh->progress = o->progress;
