@@ -133,7 +133,7 @@ static int bench_endgames(const pb_opts *o, int least, int most, int count, int 
         so.no_pv = 1;
         pb_solve_result r;
         double t0 = omp_get_wtime();
-        if (pb_solve(f, p, &so, &r)) return pb_fail(PB_EXIT_FAIL, "bench: cannot allocate the table");
+        if (pb_solve(f, p, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
         ms[n++] = (omp_get_wtime() - t0) * 1e3;
         nodes += r.nodes;
         if (r.value != PB_UNKNOWN) values[r.value + 1]++;
@@ -163,8 +163,12 @@ static int bench_endgames(const pb_opts *o, int least, int most, int count, int 
 
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;
-    size_t hash = o->hash ? (size_t)pb_parse_size(o->hash) : (size_t)64 << 20;
-    if (o->json) printf("{\"benchmark\":\"solve\",\"threads\":%d,\"positions\":[", nthreads);
+    size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : (size_t)64 << 20;
+    if (o->json) {
+        printf("{");
+        pb_cli_json_version_keys(stdout);
+        printf(",\"benchmark\":\"solve\",\"threads\":%d,\"positions\":[", nthreads);
+    }
     else
         printf("%-30s %-18s %6s %12s %9s %9s %10s\n", "position", "configuration", "value", "nodes", "wall s",
                "cpu s", "Mnodes/s");
@@ -188,7 +192,7 @@ int pb_bench_solve(const pb_opts *o) {
             so.no_tactics = cf->no_tactics;
             pb_solve_result r;
             double c0 = cpu_seconds(), t0 = omp_get_wtime();
-            if (pb_solve(f, &g.pos, &so, &r)) return pb_fail(PB_EXIT_FAIL, "bench: cannot allocate the table");
+            if (pb_solve(f, &g.pos, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
             double wall = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
             if (c == 0) value1 = r.value;
             else if (r.value != value1)

@@ -130,17 +130,6 @@ static int end_value(int loser, int me) {
     return loser == PB_NOBODY ? PB_DRAW : loser == me ? PB_LOSS : PB_WIN;
 }
 
-size_t pb_peak_rss(void) {
-    FILE *in = fopen("/proc/self/status", "r");
-    char line[256];
-    size_t kb = 0;
-    if (!in) return 0;
-    while (fgets(line, sizeof line, in))
-        if (!strncmp(line, "VmHWM:", 6)) kb = (size_t)strtoull(line + 6, NULL, 10);
-    fclose(in);
-    return kb * 1024;
-}
-
 /* ---- keys: the four orientations of a position ---- */
 
 /* Direction d seen in orientation k (each mirror is an involution). */
@@ -679,6 +668,7 @@ typedef struct class_ctx {
     class_set set;
     size_t max_bytes, bytes;
     int me, full;
+    uint64_t self_mirror;     /* routes that are their own mirror image */
     int (*keep_going)(void *);
     void *ctx;
     pb_position m;
@@ -732,6 +722,11 @@ static int class_route(void *ctx, const pb_field *f, pb_position *after, const p
         r->stopped = 1;
         return 1;
     }
+    /* Route classes: a route and its mirror route are two routes of one
+     * class, a route on the centre line its own class. */
+    int self = 1;
+    for (int i = 0; self && i < rt->len; i++) self = f->mirror_lr[rt->nodes[i]] == rt->nodes[i];
+    c->self_mirror += self;
     /* The class key: after or its left-right image, whichever hashes
      * lower (mirror images have equal values, see the top of this file). */
     const pb_position *k = after;
@@ -793,6 +788,7 @@ int pb_solve_root_turns(const pb_field *f, const pb_position *p, size_t max_byte
     r->mirror_lr = pb_position_equal(f, p, &c->m);
     pb_position root = *p;
     pb_routes_foreach(f, &root, class_route, c);
+    r->nroute_classes = r->mirror_lr ? (r->nroutes + c->self_mirror) / 2 : r->nroutes;
     free(c->set.keys);
     free(c);
     return r->overflow || r->stopped ? -1 : 0;

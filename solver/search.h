@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "process.h"
 #include "tt.h"
 #include "turn.h"
 
@@ -68,6 +69,8 @@ typedef struct pb_solve_result {
     int nturns;           /* first-turn classes listed (0 unless asked) */
     int nsolved_classes;
     uint64_t nroutes;     /* first turns walked while listing the classes */
+    uint64_t nroute_classes; /* of them, left-right classes of routes (a route and its
+                                mirror route, when the root is its own mirror image) */
     pb_solve_turn *turns;
     int npv;
     pb_pv_turn *pv;       /* pv[0] is the best turn; then to the end of the game */
@@ -147,6 +150,5 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 void pb_solver_set_limit(pb_solver *s, double seconds);
 
 const char *pb_value_name(int v);   /* "win", "draw", "loss", "unknown" */
-size_t pb_peak_rss(void);           /* bytes */
 
 #endif
