@@ -66,32 +66,13 @@ static int pick_nth(void *ctx, const pb_field *f, pb_position *after, const pb_r
     return 1;
 }
 
-/* Free segments reachable from the ball along free segments. */
-static int reachable(const pb_field *f, const pb_position *p) {
-    uint8_t seen[PB_MAX_LATTICE] = {0};
-    int16_t stack[PB_MAX_LATTICE];
-    int n = 0, top = 0;
-    stack[top++] = p->ball;
-    seen[p->ball] = 1;
-    while (top) {
-        int i = stack[--top];
-        for (int d = 0; d < 8; d++) {
-            if (!pb_free(f, p, i, d)) continue;
-            int j = pb_step_to(f, i, d);
-            if (i < j) n++;
-            if (!seen[j]) seen[j] = 1, stack[top++] = (int16_t)j;
-        }
-    }
-    return n;
-}
-
 /* Random play (turns that keep the game going; routes counted up to a cap,
  * so that a turn with millions of routes stays cheap) until at most `most`
  * free segments are reachable; 0 if the game got stuck first. */
 static int random_endgame(const pb_field *f, pb_position *p, int least, int most, uint64_t *seed) {
     pb_position_start(f, p, PB_TOP);
     for (int t = 0; t < 400; t++) {
-        int k = reachable(f, p);
+        int k = pb_reachable_segments(f, p);
         if (k <= most) return k >= least && pb_routes_foreach(f, p, NULL, NULL) > 0;
         long n = pb_routes_foreach(f, p, NULL, NULL);
         if (n <= 0) return 0;

@@ -910,9 +910,7 @@ static int route_out(void *ctx, const pb_field *f, pb_position *after, const pb_
     return 0;
 }
 
-/* Free segments reachable from the ball along free segments: a bound on
- * the steps left in the game. */
-static int reachable_segments(const pb_field *f, const pb_position *p) {
+int pb_reachable_segments(const pb_field *f, const pb_position *p) {
     uint8_t *seen = calloc((size_t)f->nlattice, 1);
     int16_t *stack = malloc(sizeof(int16_t) * (size_t)f->nlattice);
     int n = 0, top = 0;
@@ -936,7 +934,7 @@ static int reachable_segments(const pb_field *f, const pb_position *p) {
  * faults that would dominate a millisecond answer), PB_SOLVE_DEFAULT_HASH
  * otherwise. */
 static size_t default_hash(const pb_field *f, const pb_position *p) {
-    int k = reachable_segments(f, p);
+    int k = pb_reachable_segments(f, p);
     return k <= 48 ? (size_t)1 << 20 : k <= 96 ? (size_t)8 << 20 : PB_SOLVE_DEFAULT_HASH;
 }
 

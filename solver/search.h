@@ -149,6 +149,10 @@ uint64_t pb_solver_nodes(const pb_solver *s);
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
 
+/* Free segments reachable from the ball along free segments: a bound on
+ * the steps left in the game (what sizes the default table). */
+int pb_reachable_segments(const pb_field *f, const pb_position *p);
+
 const char *pb_value_name(int v);   /* "win", "draw", "loss", "unknown" */
 
 #endif
