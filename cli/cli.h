@@ -199,6 +199,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_enumerate(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tb(int argc, char **argv);
 
 
 #endif
