@@ -20,6 +20,8 @@ typedef struct pb_opts {
     int threads;          /* 0: not given */
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
     int mpi;              /* --mpi: the cluster mode (cli/cluster.h) */
+    int positions, divide;   /* perft: the breadth-first method; counts per first turn */
+    double time_limit;    /* --time-limit SECONDS; 0: not given */
     const char *svg, *hash, *memory, *claim, *checkpoint, *first, *out;
     long seed;
     int nargs;

@@ -74,9 +74,11 @@ int pb_opts_parse(pb_opts *o, int argc, char **argv) {
         memcpy(name, a, n);
         name[n] = 0;
         static const char *flags[] = {"--json", "--csv", "--quiet", "--all", "--resume", "--vs-solver",
-                                      "--odd", "--unicode", "--ascii", "--solve", "--enumerate", "--mpi", NULL};
+                                      "--odd", "--unicode", "--ascii", "--solve", "--enumerate", "--mpi",
+                                      "--positions", "--divide", NULL};
         int *flag_ptr[] = {&o->json, &o->csv, &o->quiet, &o->all, &o->resume, &o->vs_solver,
-                           &o->odd, &o->unicode, &o->ascii, &o->solve, &o->enumerate, &o->mpi};
+                           &o->odd, &o->unicode, &o->ascii, &o->solve, &o->enumerate, &o->mpi,
+                           &o->positions, &o->divide};
         int fi;
         for (fi = 0; flags[fi]; fi++)
             if (strcmp(name, flags[fi]) == 0) break;
@@ -134,6 +136,13 @@ int pb_opts_parse(pb_opts *o, int argc, char **argv) {
             if (strcmp(val, "top") && strcmp(val, "bottom"))
                 return pb_fail(2, "bad value '%s' for --first: expected top or bottom", val), -1;
             o->first = val;
+        } else if (!strcmp(name, "--time-limit")) {
+            char *end;
+            errno = 0;
+            double t = strtod(val, &end);
+            if (end == val || *end || errno || !(t > 0) || t > 1e9)
+                return pb_fail(2, "bad value '%s' for --time-limit: expected seconds, e.g. 60 or 0.5", val), -1;
+            o->time_limit = t;
         } else if (!strcmp(name, "--out")) {
             o->out = val;
         } else {

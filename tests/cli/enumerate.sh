@@ -20,7 +20,7 @@ grep -q '^games: [0-9]' t.txt || fail "(2;2;2): no games total"
 
 # CSV against perft, depth by depth (sequences, positions, finished).
 run --field 2,2,4 --depth 4 --csv --quiet > e.csv || fail "enumerate --csv failed"
-"$P" perft --field 2,2,4 --depth 4 > p.txt || fail "perft failed"
+"$P" perft --positions --field 2,2,4 --depth 4 > p.txt || fail "perft failed"
 for d in 1 2 3 4; do
     want=$(awk -v d=$d '$1 == d { print $2, $3, $4 }' p.txt)
     # columns: rules,field,setback,dead_end,depth,positions,classes_lr,classes_full,sequences,finished
