@@ -8,7 +8,7 @@
 #include "../solver/game.h"
 
 /* Exit statuses. */
-enum { PB_EXIT_OK = 0, PB_EXIT_FAIL = 1, PB_EXIT_USAGE = 2 };
+enum { PB_EXIT_OK = 0, PB_EXIT_FAIL = 1, PB_EXIT_USAGE = 2, PB_EXIT_STOPPED = 3 /* --time-limit or a signal: partial output */ };
 
 #define PB_MAX_ARGS 16
 

@@ -3,6 +3,7 @@
  * outcome (enumerate/enumerate.h), as text, CSV or JSON. */
 #include <errno.h>
 #include <gmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,16 @@ static void progress(void *ctx, const pb_enum_progress *pr) {
         fprintf(stderr, "enumerate: depth %d: %llu/%llu expanded (%.0f/s), %llu positions so far, %.1f s, memory %.1f MiB\n",
                 pr->depth, (unsigned long long)pr->done, (unsigned long long)pr->total, pr->rate,
                 (unsigned long long)pr->positions, pr->seconds, mib);
+}
+
+/* Set by SIGINT or SIGTERM while pb_enumerate runs: the one place a
+ * signal handler can reach, so it is global.  The enumeration stops at
+ * the next position and keeps the checkpoint of its last finished depth. */
+static volatile sig_atomic_t enum_interrupted;
+
+static void on_signal(int sig) {
+    (void)sig;
+    enum_interrupted = 1;
 }
 
 /* Wins and draws summed from the outcome counters of a row. */
@@ -58,7 +69,8 @@ static const char *col_name(int c) {
     return c < 6 ? first[c] : pb_enum_outcome_name((pb_enum_outcome)(c - 6));
 }
 
-static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start) {
+static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start,
+                       const char *why) {
     char desc[128];
     printf("enumerate %s, %s, %s first\n", pb_field_describe(f, desc, sizeof desc),
            from_start ? "from the start" : "from the record's position",
@@ -96,10 +108,10 @@ static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result
         mpz_t going;
         mpz_init(going);
         mpz_sub(going, last->sequences, last->finished);
-        gmp_printf("not complete: stopped at depth %d (--depth); games going on there: %Zd\n"
+        gmp_printf("not complete: stopped at depth %d (%s); games going on there: %Zd\n"
                    "games finished by depth %d: %Zd (Top wins %Zd, Bottom wins %Zd, draws %Zd)\n"
                    "positions: %Zd (depths 0..%d)\n",
-                   res->nrows - 1, going, res->nrows - 1, res->games, top, bottom, draws, res->positions,
+                   res->nrows - 1, why, going, res->nrows - 1, res->games, top, bottom, draws, res->positions,
                    res->nrows - 1);
         mpz_clear(going);
     }
@@ -181,6 +193,9 @@ static const char usage[] =
     "                     each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
     "                     and removed when every game has ended\n"
     "  --resume           continue from that checkpoint's depth\n"
+    "  --time-limit S     stop after S seconds (wall clock); like Ctrl-C or SIGTERM it\n"
+    "                     prints the finished depths, keeps the checkpoint of the last\n"
+    "                     one for --resume and exits with status 3\n"
     "  --csv, --json      machine-readable output (exact integers; JSON numbers)\n"
     "  --quiet            no progress on standard error\n"
     "  --mpi              under mpirun: spread the positions over the processes (the\n"
@@ -249,20 +264,40 @@ run:
     if (small_max) eo.small_max = strtoull(small_max, NULL, 10);
     eo.threads = o.threads;
     eo.memory = budget;
+    eo.time_limit = o.time_limit;
+    eo.interrupted = &enum_interrupted;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    enum_interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     if (!o.quiet && rank == 0) eo.progress = progress;
     pb_enum_result res;
     pb_enum_status st = pb_enumerate(f, &g.pos, &eo, &res);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     long long peak = res.peak_memory;
 #ifdef PB_HAVE_MPI
     if (o.mpi) peak = pb_cluster_max(&cl, peak);
 #endif
     if (rank != 0) {
         /* Every process holds the same rows and status; rank 0 speaks. */
-        rc = st == PB_ENUM_OK ? PB_EXIT_OK : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE : PB_EXIT_FAIL;
-    } else if (st == PB_ENUM_OK) {
+        rc = st == PB_ENUM_OK            ? PB_EXIT_OK
+             : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE
+             : st == PB_ENUM_INTERRUPTED    ? PB_EXIT_STOPPED
+                                            : PB_EXIT_FAIL;
+    } else if (st == PB_ENUM_OK || (st == PB_ENUM_INTERRUPTED && res.nrows > 0)) {
+        /* Stopped early: the finished depths, as a --depth run to the
+         * last of them would print them. */
         if (o.json) print_json(f, &o, &res, from_start);
         else if (o.csv) print_csv(f, &res);
-        else print_text(f, &o, &res, from_start);
+        else print_text(f, &o, &res, from_start, st == PB_ENUM_OK ? "--depth" : "stopped early");
+        if (st == PB_ENUM_INTERRUPTED) {
+            rc = pb_fail(PB_EXIT_STOPPED, "%s%s%s", res.message, path ? "; checkpoint kept: " : "", path ? path : "");
+            goto freed;
+        }
         if (!o.quiet && eo.dist)
             fprintf(stderr, "enumerate: %.2f s on %d MPI processes, peak memory %.1f MiB (the most of one process)\n",
                     res.seconds, eo.dist->nranks, (double)peak / (1024.0 * 1024.0));
@@ -275,9 +310,12 @@ run:
         rc = pb_fail(PB_EXIT_FAIL, "%s on one of the MPI processes (the budget is per process)", res.message);
     } else if (st == PB_ENUM_MEMORY) {
         rc = pb_fail(PB_EXIT_FAIL, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
+    } else if (st == PB_ENUM_INTERRUPTED) {
+        rc = pb_fail(PB_EXIT_STOPPED, "%s", res.message);
     } else {
         rc = pb_fail(PB_EXIT_FAIL, "%s", res.message);
     }
+freed:
     pb_enum_result_free(&res);
 #ifdef PB_HAVE_MPI
     if (o.mpi) pb_cluster_end(&cl);

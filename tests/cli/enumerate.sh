@@ -81,6 +81,41 @@ else
     fail "no checkpoint after the kill"
 fi
 
+# --time-limit and SIGTERM: exit 3, the finished depths printed (the rows
+# of an uninterrupted run), the checkpoint of the last kept; resuming it
+# gives the uninterrupted figures.
+run --field 2,4,4 --depth 5 --csv --quiet > d5.csv || fail "uninterrupted run to depth 5 failed"
+run --field 2,4,4 --depth 5 --csv --quiet --time-limit 0.3 --checkpoint tl > tl.csv 2> tl.txt
+rc=$?
+if [ $rc -eq 0 ]; then
+    echo "note: depth 5 finished within the time limit"
+else
+    [ $rc -eq 3 ] || fail "--time-limit: exit $rc, expected 3"
+    grep -q 'time limit reached.*last finished depth is [0-9]' tl.txt || fail "--time-limit: message '$(cat tl.txt)'"
+    n=$(($(wc -l < tl.csv) - 1))
+    [ $n -ge 1 ] && head -n $((n + 1)) d5.csv | cut -d, -f1-6,9- | cmp -s - <(cut -d, -f1-6,9- tl.csv) || fail "--time-limit: the printed depths differ"
+    [ -s tl/paperball-enum-book-2-4-4.ckpt ] || fail "--time-limit: no checkpoint kept"
+    run --field 2,4,4 --depth 5 --csv --quiet --checkpoint tl --resume > tlr.csv || fail "resume after --time-limit failed"
+    cmp -s d5.csv tlr.csv || fail "resume after --time-limit differs from the uninterrupted run"
+fi
+"$P" enumerate --field 2,4,4 --depth 5 --csv --checkpoint st > st.csv 2> st.txt &
+pid=$!
+for _ in $(seq 1 100); do
+    grep -q 'depth 2 done' st.txt 2> /dev/null && break
+    sleep 0.1
+done
+kill -TERM $pid 2> /dev/null
+wait $pid
+rc=$?
+if [ $rc -eq 0 ]; then
+    echo "note: depth 5 finished before SIGTERM"
+else
+    [ $rc -eq 3 ] || fail "SIGTERM: exit $rc, expected 3"
+    grep -q 'interrupted while building depth' st.txt || fail "SIGTERM: message '$(tail -1 st.txt)'"
+    n=$(($(wc -l < st.csv) - 1))
+    head -n $((n + 1)) d5.csv | cut -d, -f1-6,9- | cmp -s - <(cut -d, -f1-6,9- st.csv) || fail "SIGTERM: the printed depths differ"
+fi
+
 # The memory budget: a clean stop, exit 1, naming the last finished depth.
 run --field 2,4,4 --depth 5 --memory 1M --quiet > /dev/null 2> mem.txt
 rc=$?
