@@ -7,10 +7,12 @@
  *   F(0) = { root },  F(d+1) = positions after the routes of F(d) where the
  *   game goes on.  Each distinct position of F(d) is stored whole with its
  *   multiplicity m(p) = the number of turn sequences from the root reaching
- *   it, and is expanded once (pb_routes_foreach); every route adds m(p) to
- *   its successor, or to the outcome counters of depth d+1 if it ends the
- *   game.  So perft(d) = sum over F(d-1) of m(p) * routes(p), and the counts
- *   of whole games are exact wherever the distinct positions fit in memory.
+ *   it, and is expanded once, by the distinct outcomes of its turn with
+ *   their route counts r (solver/turnwalk.h); each adds m(p) * r to its
+ *   successor, or to the outcome counters of depth d+1 if it ends the game
+ *   (the same as m(p) once per route).  So perft(d) = sum over F(d-1) of
+ *   m(p) * routes(p), and the counts of whole games are exact wherever the
+ *   distinct positions fit in memory.
  *
  * Threads: the positions of F(d) are expanded in parallel (OpenMP); F(d+1)
  * is a sharded set with a lock per shard.  Every reported figure is a set
