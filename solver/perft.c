@@ -73,9 +73,24 @@ int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row
 
 /* One thread's counts: depth d in seq[d], fin[d]; ovf[d] = a count of
  * depth d overflowed (then every deeper depth is not exact either). */
+/* A memo of the counts below the positions that have two turns left, per
+ * thread: perft(2) splits into four numbers (sequences and finished games
+ * one and two turns on), for one sequence reaching the position.  Keyed by
+ * the whole position (packed key, compared word for word) and the turns
+ * left; the Zobrist hash only picks the slot (direct-mapped, a new entry
+ * replaces the old).  A hit gives what the walk would: the counts below a
+ * position depend on it and the turns left alone. */
+#define MEMO_BITS 18
+typedef struct memo_entry {
+    int turns_left;           /* 0: empty */
+    uint64_t v[4];            /* seq, fin one turn on; seq, fin two turns on */
+} memo_entry;
+
 typedef struct counter {
     const pb_field *f;
     int maxdepth;
+    memo_entry *memo;         /* 1 << MEMO_BITS entries, NULL: none */
+    uint64_t *memo_keys;      /* kw words per entry */
     pb_turnwalk **tw;        /* tw[k] walks the turns from positions after k turns, so
                                 that the outcomes of level k stay valid below them */
     uint64_t *seq, *fin;
@@ -92,13 +107,19 @@ static int counter_init(counter *c, const pb_field *f, int maxdepth) {
     c->seq = calloc((size_t)maxdepth + 1, sizeof *c->seq);
     c->fin = calloc((size_t)maxdepth + 1, sizeof *c->fin);
     c->ovf = calloc((size_t)maxdepth + 1, sizeof *c->ovf);
+    if (maxdepth >= 3) {
+        /* Without it the run is still exact, only slower. */
+        c->memo = calloc((size_t)1 << MEMO_BITS, sizeof *c->memo);
+        c->memo_keys = malloc(sizeof(uint64_t) * ((size_t)1 << MEMO_BITS) * (size_t)(f->nwords + 1));
+        if (!c->memo || !c->memo_keys) free(c->memo), free(c->memo_keys), c->memo = NULL, c->memo_keys = NULL;
+    }
     return c->tw && c->seq && c->fin && c->ovf ? 0 : -1;
 }
 
 static void counter_free(counter *c) {
     if (c->tw)
         for (int k = 0; k < c->maxdepth; k++) pb_turnwalk_free(c->tw[k]);
-    free(c->tw), free(c->seq), free(c->fin), free(c->ovf);
+    free(c->tw), free(c->seq), free(c->fin), free(c->ovf), free(c->memo), free(c->memo_keys);
 }
 
 /* n sequences of d turns, of which the game ends with the last if `ends`. */
@@ -169,9 +190,44 @@ static int on_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
     return c->oom;
 }
 
+static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult);
+
 /* Counts the turns k+1 .. maxdepth from p, reached by mult sequences of k
  * turns. */
 static void count_from(counter *c, const pb_position *p, int k, uint64_t mult) {
+    const pb_field *f = c->f;
+    if (c->memo && k == c->maxdepth - 2) {
+        int kw = f->nwords + 1;
+        uint64_t key[PB_MAX_WORDS + 1];
+        pb_position_pack(f, p, key);
+        size_t i = (size_t)(p->hash >> (64 - MEMO_BITS));
+        memo_entry *e = &c->memo[i];
+        uint64_t *ekey = c->memo_keys + i * (size_t)kw;
+        if (!(e->turns_left == 2 && !memcmp(ekey, key, sizeof(uint64_t) * (size_t)kw))) {
+            /* Count the two turns for one sequence, apart from the sums. */
+            uint64_t save[4] = {c->seq[k + 1], c->fin[k + 1], c->seq[k + 2], c->fin[k + 2]};
+            c->seq[k + 1] = c->fin[k + 1] = c->seq[k + 2] = c->fin[k + 2] = 0;
+            walk_turn(c, p, k, 1);
+            e->turns_left = 2;
+            e->v[0] = c->seq[k + 1], e->v[1] = c->fin[k + 1], e->v[2] = c->seq[k + 2], e->v[3] = c->fin[k + 2];
+            memcpy(ekey, key, sizeof(uint64_t) * (size_t)kw);
+            c->seq[k + 1] = save[0], c->fin[k + 1] = save[1], c->seq[k + 2] = save[2], c->fin[k + 2] = save[3];
+        }
+        /* (An overflow while counting the entry is already flagged.) */
+        for (int j = 0; j < 2; j++) {
+            uint64_t n;
+            c->ovf[k + 1 + j] |= __builtin_mul_overflow(mult, e->v[2 * j], &n);
+            c->ovf[k + 1 + j] |= add_u64(&c->seq[k + 1 + j], n);
+            c->ovf[k + 1 + j] |= __builtin_mul_overflow(mult, e->v[2 * j + 1], &n);
+            c->ovf[k + 1 + j] |= add_u64(&c->fin[k + 1 + j], n);
+        }
+        return;
+    }
+    walk_turn(c, p, k, mult);
+}
+
+/* count_from without the memo. */
+static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult) {
     const pb_field *f = c->f;
     if (k == c->maxdepth - 1 && f->spec.rules != PB_RULES_TRIPLE) {
         uint64_t routes = 0, ends = 0, n;
