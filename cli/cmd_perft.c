@@ -1,22 +1,18 @@
 /* cmd_perft.c - `paperball perft`: turn sequences (and, asked, distinct
- * positions) per depth, or per first turn (--divide). */
+ * positions) per depth, or per first turn (--divide); one position, or one
+ * line per record with --batch. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/json.h"
 #include "../solver/perft.h"
 #include "cli.h"
 
-static const char usage[] =
-    "usage: paperball perft [options] [--depth D] [--threads N] [--positions] [--divide] [RECORD-FILE]\n\n"
-    "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
-    "exactly d turns from the position, and finished(d), those whose last turn ends\n"
-    "the game (docs/rules.md).  The count is depth-first and stores nothing: each\n"
-    "turn's distinct outcomes are found with their numbers of routes, and --threads N\n"
-    "shares the subtrees (the counts do not depend on it).\n\n"
-    "  --positions   also positions(d), the distinct positions after d turns where the\n"
-    "                game goes on (breadth-first: every position of a depth is kept)\n"
-    "  --divide      perft(D) for each first turn, then their total\n"
-    "  --depth 0     the empty sequence only: perft(0) = 1\n";
+typedef struct perft_opts {
+    pb_opts o;
+    int positions;   /* --positions: breadth-first, with positions(d) */
+    int divide;      /* --divide: perft(D) per first turn */
+} perft_opts;
 
 typedef struct first_turn {
     char *name;
@@ -32,8 +28,10 @@ typedef struct divide_ctx {
 static int collect_turn(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
     divide_ctx *x = c;
     if (x->n == x->cap) {
-        x->cap = x->cap ? 2 * x->cap : 64;
-        x->t = realloc(x->t, x->cap * sizeof *x->t);
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        first_turn *t = realloc(x->t, cap * sizeof *t);
+        if (!t) return 1;
+        x->t = t, x->cap = cap;
     }
     char buf[4096];
     first_turn *t = &x->t[x->n++];
@@ -43,86 +41,141 @@ static int collect_turn(void *c, const pb_field *f, pb_position *after, const pb
     return 0;
 }
 
-/* perft(depth) for each first turn from the game's position. */
-static int divide(const pb_opts *o, const pb_field *f, pb_game *g, int depth) {
+/* perft(depth) for each first turn from g's position, then the total. */
+static int divide(const perft_opts *po, const pb_field *f, pb_game *g, int depth) {
+    const pb_opts *o = &po->o;
     divide_ctx x = {NULL, 0, 0};
     if (g->end == PB_END_NONE) pb_routes_foreach(f, &g->pos, collect_turn, &x);
     pb_perft_row *rows = calloc((size_t)depth, sizeof *rows);
     uint64_t total = 0;
-    int overflow = 0, oom = 0;
-    if (o->json) printf("{\"depth\":%d,\"divide\":[", depth);
+    int overflow = 0, oom = !rows;
+    pb_json j;
+    if (o->json) {
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_json_int(&j, "depth", depth);
+        pb_json_array(&j, "divide");
+    }
     for (size_t i = 0; i < x.n; i++) {
         uint64_t n = depth == 1;
-        if (depth > 1 && !x.t[i].ends) {
+        if (depth > 1 && !x.t[i].ends && !oom) {
             oom |= pb_perft_count(f, &x.t[i].after, depth - 1, o->threads, rows) != 0;
             n = rows[depth - 2].sequences;
             overflow |= rows[depth - 2].overflow;
         }
         overflow |= __builtin_add_overflow(total, n, &total);
         if (o->json) {
-            printf("%s{\"turn\":", i ? "," : "");
-            pb_json_string(stdout, x.t[i].name);
-            printf(",\"sequences\":%llu}", (unsigned long long)n);
+            pb_json_object(&j, NULL);
+            pb_json_str(&j, "turn", x.t[i].name);
+            pb_json_uint(&j, "sequences", n);
+            pb_json_end(&j);
         } else printf("%-24s %20llu\n", x.t[i].name, (unsigned long long)n);
         free(x.t[i].name);
     }
-    if (o->json) printf("],\"turns\":%zu,\"sequences\":%llu}\n", x.n, (unsigned long long)total);
-    else printf("%zu turns, perft(%d) = %llu\n", x.n, depth, (unsigned long long)total);
+    if (o->json) {
+        pb_json_end(&j);
+        pb_json_uint(&j, "turns", x.n);
+        pb_json_uint(&j, "sequences", total);
+        pb_cli_json_version(&j);
+        pb_json_end(&j);
+    } else printf("%zu turns, perft(%d) = %llu\n", x.n, depth, (unsigned long long)total);
     free(x.t);
     free(rows);
-    if (oom) return pb_fail(PB_EXIT_FAIL, "out of memory");
+    if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
     if (overflow) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
     return PB_EXIT_OK;
 }
 
-int cmd_perft(int argc, char **argv) {
-    pb_opts o;
-    pb_field *f;
-    pb_game g;
-    int rc = pb_cli_begin(argc, argv, usage, &o, &f, &g);
-    if (rc != PB_CLI_GO) return rc;
-    int depth = o.depth >= 0 ? o.depth : 3;
-    int going = g.end == PB_END_NONE;
-    if (o.divide) {
-        rc = depth < 1 ? pb_fail(PB_EXIT_USAGE, "--divide needs --depth 1 or more") : divide(&o, f, &g, depth);
-        pb_game_free(&g);
-        pb_field_free(f);
-        return rc;
-    }
+/* The perft rows of g's position: a table, a batch line or one JSON
+ * object.  Depth 0 is shown only when asked for: the empty sequence, and
+ * the position itself if the game goes on there. */
+static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
+    const perft_opts *po = ctx;
+    const pb_opts *o = &po->o;
+    int depth = o->depth >= 0 ? o->depth : 3, going = g->end == PB_END_NONE, pos = po->positions;
+    if (po->divide) return divide(po, f, g, depth);
     pb_perft_row *rows = calloc((size_t)depth + 1, sizeof *rows);
-    int n = 0, oom = 0;
-    if (going && depth > 0) {
-        if (o.positions) n = pb_perft(f, &g.pos, depth, rows);
-        else oom = pb_perft_count(f, &g.pos, depth, o.threads, rows) != 0, n = depth;
+    int n = 0, oom = !rows;
+    if (going && depth > 0 && !oom) {
+        if (pos) n = pb_perft(f, &g->pos, depth, rows);
+        else oom = pb_perft_count(f, &g->pos, depth, o->threads, rows) != 0, n = depth;
     }
-    if (o.json) printf("{\"depths\":[");
-    else if (o.positions) printf("%5s %20s %16s %16s\n", "depth", "sequences", "positions", "finished");
-    else printf("%5s %20s %20s\n", "depth", "sequences", "finished");
+    pb_json j;
+    if (o->json) {
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        if (line) pb_json_int(&j, "line", line);
+        pb_json_array(&j, "depths");
+    } else if (line) {
+        printf("line %d:", line);
+    } else if (pos) {
+        printf("%5s %20s %16s %16s\n", "depth", "sequences", "positions", "finished");
+    } else {
+        printf("%5s %20s %20s\n", "depth", "sequences", "finished");
+    }
     int overflow = 0;
-    /* Depth 0 is shown only when asked for: the empty sequence, and the
-     * position itself if the game goes on there. */
     for (int d = depth ? 1 : 0; d <= depth; d++) {
         pb_perft_row r = d == 0 ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0}
-                         : d <= n ? rows[d - 1] : (pb_perft_row){d, 0, 0, 0, 0};
+                         : d <= n && rows ? rows[d - 1] : (pb_perft_row){d, 0, 0, 0, 0};
         overflow |= r.overflow;
-        if (o.json) {
-            printf("%s{\"depth\":%d,\"sequences\":%llu", d > (depth ? 1 : 0) ? "," : "", d,
-                   (unsigned long long)r.sequences);
-            if (o.positions) printf(",\"positions\":%llu", (unsigned long long)r.positions);
-            printf(",\"finished\":%llu}", (unsigned long long)r.finished);
-        } else if (o.positions)
+        if (o->json) {
+            pb_json_object(&j, NULL);
+            pb_json_int(&j, "depth", d);
+            pb_json_uint(&j, "sequences", r.sequences);
+            if (pos) pb_json_uint(&j, "positions", r.positions);
+            pb_json_uint(&j, "finished", r.finished);
+            pb_json_end(&j);
+        } else if (line && pos) {
+            printf(" %d: %llu %llu %llu%s", d, (unsigned long long)r.sequences, (unsigned long long)r.positions,
+                   (unsigned long long)r.finished, d < depth ? ";" : "");
+        } else if (line) {
+            printf(" %d: %llu %llu%s", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
+                   d < depth ? ";" : "");
+        } else if (pos) {
             printf("%5d %20llu %16llu %16llu%s\n", d, (unsigned long long)r.sequences,
                    (unsigned long long)r.positions, (unsigned long long)r.finished,
                    r.overflow ? "  (overflow: use enumerate)" : "");
-        else
+        } else {
             printf("%5d %20llu %20llu%s\n", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
                    r.overflow ? "  (overflow: use enumerate)" : "");
+        }
     }
-    if (o.json) printf("]}\n");
+    if (o->json) {
+        pb_json_end(&j);
+        if (overflow) pb_json_bool(&j, "overflow", 1);
+        pb_cli_json_version(&j);
+        pb_json_end(&j);
+    } else if (line) {
+        printf("%s\n", overflow ? " (overflow)" : "");
+    }
     free(rows);
-    pb_game_free(&g);
-    pb_field_free(f);
-    if (oom) return pb_fail(PB_EXIT_FAIL, "out of memory");
-    if (overflow) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
-    return PB_EXIT_OK;
+    if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
+    if (overflow && !line) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
+    return overflow ? PB_EXIT_FAIL : PB_EXIT_OK;
+}
+
+int cmd_perft(int argc, char **argv) {
+    perft_opts po = {0};
+    pb_opts *o = &po.o;
+    const pb_option options[] = {
+        PB_OPTS_FIELD(*o), PB_OPTS_RECORD(*o), PB_OPT_BATCH(*o),
+        PB_OPT_DEPTH(*o, "count to depth D in turns (default 3; 0: the empty sequence only)"),
+        PB_OPT_THREADS(*o, "OpenMP threads sharing the subtrees (the counts do not depend on it)"),
+        PB_OPT_FLAG("positions", &po.positions,
+                    "also positions(d), the distinct positions after d turns where the game\n"
+                    "goes on (breadth-first: every position of a depth is kept)"),
+        PB_OPT_FLAG("divide", &po.divide, "perft(D) for each first turn, then their total"),
+        PB_OPT_JSON(*o), PB_OPT_END};
+    const pb_command cmd = {"perft", "[options] [RECORD-FILE|-]",
+                            "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
+                            "exactly d turns from the position, and finished(d), those whose last turn ends\n"
+                            "the game (docs/rules.md).  The count is depth-first and keeps no positions:\n"
+                            "each turn's distinct outcomes come with their numbers of routes.  With --batch,\n"
+                            "one line per record: 'line N: 1: SEQUENCES FINISHED; 2: ...' (with\n"
+                            "--positions: 'SEQUENCES POSITIONS FINISHED').\n",
+                            options, 1};
+    int rc = pb_cli_parse(&cmd, argc, argv, o);
+    if (rc != PB_CLI_GO) return rc;
+    if (po.divide && o->depth == 0) return pb_fail(PB_EXIT_USAGE, "--divide needs --depth 1 or more");
+    return pb_cli_each_position(o, perft_position, &po);
 }
