@@ -85,15 +85,22 @@ fi
 # of an uninterrupted run), the checkpoint of the last kept; resuming it
 # gives the uninterrupted figures.
 run --field 2,4,4 --depth 5 --csv --quiet > d5.csv || fail "uninterrupted run to depth 5 failed"
+# stopped WHAT RC CSV ERR MESSAGE: a stopped run's status, message, and
+# printed depths (those rows of d5.csv; the last one's classes, left blank,
+# aside).  Returns 1 if the run finished before the stop came.
+stopped() {
+    if [ "$2" -eq 0 ]; then
+        echo "note: depth 5 finished before $1"
+        return 1
+    fi
+    [ "$2" -eq 3 ] || fail "$1: exit $2, expected 3"
+    grep -q "$5" "$4" || fail "$1: message '$(tail -1 "$4")'"
+    local n=$(($(wc -l < "$3") - 1))
+    [ $n -ge 1 ] && head -n $((n + 1)) d5.csv | cut -d, -f1-8,11- | cmp -s - <(cut -d, -f1-8,11- "$3") \
+        || fail "$1: the printed depths differ"
+}
 run --field 2,4,4 --depth 5 --csv --quiet --time-limit 0.3 --checkpoint tl > tl.csv 2> tl.txt
-rc=$?
-if [ $rc -eq 0 ]; then
-    echo "note: depth 5 finished within the time limit"
-else
-    [ $rc -eq 3 ] || fail "--time-limit: exit $rc, expected 3"
-    grep -q 'time limit reached.*last finished depth is [0-9]' tl.txt || fail "--time-limit: message '$(cat tl.txt)'"
-    n=$(($(wc -l < tl.csv) - 1))
-    [ $n -ge 1 ] && head -n $((n + 1)) d5.csv | cut -d, -f1-8,11- | cmp -s - <(cut -d, -f1-8,11- tl.csv) || fail "--time-limit: the printed depths differ"
+if stopped --time-limit $? tl.csv tl.txt 'time limit reached.*last finished depth is [0-9]'; then
     [ -s tl/paperball-enum-book-2-4-4.ckpt ] || fail "--time-limit: no checkpoint kept"
     run --field 2,4,4 --depth 5 --csv --quiet --checkpoint tl --resume > tlr.csv || fail "resume after --time-limit failed"
     cmp -s d5.csv tlr.csv || fail "resume after --time-limit differs from the uninterrupted run"
@@ -106,15 +113,7 @@ for _ in $(seq 1 100); do
 done
 kill -TERM $pid 2> /dev/null
 wait $pid
-rc=$?
-if [ $rc -eq 0 ]; then
-    echo "note: depth 5 finished before SIGTERM"
-else
-    [ $rc -eq 3 ] || fail "SIGTERM: exit $rc, expected 3"
-    grep -q 'interrupted while building depth' st.txt || fail "SIGTERM: message '$(tail -1 st.txt)'"
-    n=$(($(wc -l < st.csv) - 1))
-    head -n $((n + 1)) d5.csv | cut -d, -f1-8,11- | cmp -s - <(cut -d, -f1-8,11- st.csv) || fail "SIGTERM: the printed depths differ"
-fi
+stopped SIGTERM $? st.csv st.txt 'interrupted while building depth'
 
 # The memory budget: a clean stop, exit 4, naming the last finished depth.
 run --field 2,4,4 --depth 5 --memory 1M --quiet > /dev/null 2> mem.txt
