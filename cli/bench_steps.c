@@ -36,7 +36,7 @@ int pb_bench_steps(const pb_opts *o) {
     };
     uint64_t total = 0;
     double total_t = 0, total_w = 0;
-    if (o->json) printf("{\"benchmark\":\"steps\",\"positions\":[");
+    if (o->json) { printf("{"); pb_cli_json_version_keys(stdout); printf(",\"benchmark\":\"steps\",\"positions\":["); }
     else printf("%-28s %6s %14s %9s %9s %14s\n", "position", "depth", "steps", "cpu s", "wall s", "steps/s (cpu)");
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         const bench_pos *b = &set[k];
