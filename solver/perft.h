@@ -1,5 +1,5 @@
 /* perft.h - perft(d) (turn sequences) and positions(d) (distinct positions
- * where the game goes on) per depth, RULES.md section 4, by breadth-first
+ * where the game goes on) per depth, docs/rules.md §4, by breadth-first
  * expansion of distinct positions with multiplicities. */
 #ifndef PB_PERFT_H
 #define PB_PERFT_H
