@@ -20,7 +20,7 @@ cp -n "$here"/tests/fuzz/corpus/* "$work/corpus/" 2>/dev/null || true
 # MAP_ANONYMOUS), as the CMake build compiles it (CMAKE_C_EXTENSIONS).
 sources=$(ls "$here"/solver/*.c)
 "$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -fopenmp -I"$here/solver" "$here/tests/fuzz/record_fuzz.c" $sources -lm -o "$work/record_fuzz"
+    -fopenmp -I"$here/solver" "$here/tests/fuzz/record_fuzz.c" $sources -lzstd -lxxhash -lm -o "$work/record_fuzz"
 cd "$work"
 ./record_fuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
     -dict="$here/tests/fuzz/record.dict" -artifact_prefix="$work/" corpus
