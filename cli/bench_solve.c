@@ -2,7 +2,10 @@
  * in several configurations (value first with 1 and N threads, every
  * first-turn class, keys without mirror images, no quick tactics, an 8x
  * larger table), and on (2;8;10) endgames reached by seeded random play,
- * many in one process: value, nodes, wall and CPU time. */
+ * many in one process: value, nodes, wall and CPU time.  And `paperball
+ * bench signature`: the total nodes of one-thread solves of the fixed
+ * positions with a fixed table, a figure that changes exactly when the
+ * search does (tests/bench_signature.txt holds the current one). */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +144,54 @@ static int bench_endgames(const pb_opts *o, int least, int most, int count, int 
     pb_field_free(f);
     return PB_EXIT_OK;
 }
+
+/* The table of the signature's solves: fixed, since its size changes the
+ * node counts. */
+#define SIGNATURE_TABLE ((size_t)64 << 20)
+
+/* The field and game of position b; 0, or -1 after a message. */
+static int load(const solve_pos *b, pb_field **f, pb_game *g) {
+    pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
+    char err[256];
+    *f = pb_field_new(&sp, err, sizeof err);
+    if (!*f || pb_record_parse(*f, b->record, g, err, sizeof err)) {
+        pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+        pb_field_free(*f);
+        return -1;
+    }
+    return 0;
+}
+
+int pb_bench_signature(const pb_opts *o) {
+    uint64_t total = 0;
+    if (o->json) printf("{\"benchmark\":\"signature\",\"threads\":1,\"table_bytes\":%zu,\"positions\":[", SIGNATURE_TABLE);
+    else printf("%-30s %6s %12s\n", "position", "value", "nodes");
+    for (size_t k = 0; k < sizeof solve_set / sizeof solve_set[0]; k++) {
+        const solve_pos *b = &solve_set[k];
+        pb_field *f;
+        pb_game g;
+        if (load(b, &f, &g)) return PB_EXIT_FAIL;
+        pb_solve_opts so = {0};
+        so.threads = 1;
+        so.hash_bytes = SIGNATURE_TABLE;
+        so.no_pv = 1;
+        pb_solve_result r;
+        int failed = pb_solve(f, &g.pos, &so, &r);
+        pb_game_free(&g);
+        pb_field_free(f);
+        if (failed) return pb_fail(PB_EXIT_FAIL, "bench: cannot allocate the table");
+        total += r.nodes;
+        if (o->json)
+            printf("%s{\"name\":\"%s\",\"value\":\"%s\",\"nodes\":%llu}", k ? "," : "", b->name,
+                   pb_value_name(r.value), (unsigned long long)r.nodes);
+        else printf("%-30s %6s %12llu\n", b->name, pb_value_name(r.value), (unsigned long long)r.nodes);
+        pb_solve_result_free(&r);
+    }
+    if (o->json) printf("],\"signature\":%llu}\n", (unsigned long long)total);
+    else printf("signature %llu\n", (unsigned long long)total);
+    return PB_EXIT_OK;
+}
+
 
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;

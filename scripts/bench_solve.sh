@@ -18,7 +18,8 @@ while [ $# -gt 0 ]; do
     *) build_arg=$1; shift;;
   esac
 done
-. "$(dirname "$0")/lib.sh" $build_arg
+. "$(dirname "$0")/lib.sh"
+pb_program "$build_arg"
 out=$root/results/bench_solve.md
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -93,9 +94,9 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "- command: \`paperball bench --solve --threads 2\` (table 64 MiB per run)"
   [ -z "$base" ] || echo "- side by side: \`paperball solve ... --quiet --json\` of commit $base_commit (the older program) and of this one"
-  echo "- commit: $commit$dirty"
+  echo "- commit: $commit"
   echo "- machine: $machine"
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), $((t1 - t0)) s in all"
+  echo "- date: $(pb_now), $((t1 - t0)) s in all"
   echo "- load average before / after: $load0 / $load1"
   echo
   echo "The machine is shared: with a load average above its 2 cores, wall-clock"
@@ -128,5 +129,4 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   echo '```'
   echo "$table"
   echo '```'
-} > "$out"
-echo "wrote $out" >&2
+} | pb_write "$out"

@@ -540,7 +540,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if (n == 0) best = PB_DRAW; /* the stuck player's opponent has no kick */
     else {
         /* Plies are all moves of the player to move or all kicks of the
-         * opponent (docs/rules.md); a mixed list would be a model error. */
+         * opponent (docs/rules.md §3); a mixed list would be a model error. */
         assert(c.nmax == 0 || c.nmin == 0);
         best = c.nmax ? c.best_max : c.best_min;
     }

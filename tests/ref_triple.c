@@ -1,4 +1,4 @@
-/* ref_triple.c - a naive reference of the triple rules (RULES.md section 3),
+/* ref_triple.c - a naive reference of the triple rules (docs/rules.md §3),
  * written apart from solver/triple.c to check it.
  *
  * Everything here works on coordinates: the geometry is recomputed from the
@@ -29,7 +29,7 @@ typedef struct ref_state {
 static const int rdx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const int rdy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
-/* ---- geometry, from RULES.md section 1 -------------------------------- */
+/* ---- geometry, from docs/rules.md §1 -------------------------------- */
 
 static int cell_ok(const ref_state *s, int cx, int cy) {
     if (cx < 0 || cx >= s->W) return 0;
@@ -61,7 +61,7 @@ static int is_post(const ref_state *s, int x, int y) {
 
 static int is_centre(const ref_state *s, int x, int y) { return x == s->W / 2 && y == s->L / 2 + 1; }
 
-/* A segment from (x, y) to (x2, y2), one king step: legal per RULES 1. */
+/* A segment from (x, y) to (x2, y2), one king step: legal per docs/rules.md §1. */
 static int seg_legal(const ref_state *s, int x, int y, int x2, int y2) {
     int mx = x < x2 ? x : x2, my = y < y2 ? y : y2;
     if (x != x2 && y != y2) return cell_ok(s, mx, my);

@@ -1,4 +1,4 @@
-/* test_triple.c - the triple rule set (issue 3, RULES.md section 3,
+/* test_triple.c - the triple rule set (docs/rules.md §3,
  * docs/triple.md): one test per rule clause, each built so that it fails
  * when the clause is broken, plus perft and random games cross-checked
  * against the naive reference in tests/ref_triple.c.
@@ -177,7 +177,7 @@ static void test_first_turn(void **state) {
     pb_position p;
     pb_position_start(f, &p, PB_TOP);
     static ply_list l;
-    assert_int_equal(plies(f, &p, &l), 306); /* RULES.md / issue 3 */
+    assert_int_equal(plies(f, &p, &l), 306); /* the figure of the game's rules */
     for (int k = 0; k < l.n; k++) {
         assert_int_equal(l.v[k].len, 4);
         assert_int_equal(l.v[k].kick, 0);
@@ -745,7 +745,7 @@ static int cmp_long(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The mirror images of p (RULES.md section 4: left-right keeps the rules,
+/* The mirror images of p (docs/rules.md §4: left-right keeps the rules,
  * top-bottom swaps the players) have the mirrored plies. */
 static void check_mirror(const pb_field *f, const pb_position *p, const ply_list *l, int lr, int tb) {
     static ply_list lm;
