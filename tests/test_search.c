@@ -192,7 +192,8 @@ static int ref_turn_value(const pb_field *f, const pb_position *p, const pb_solv
     char err[200];
     assert_int_equal(pb_route_play(f, &q, t->nodes, t->len, t->kick, &info, err, sizeof err), 0);
     if (info.end != PB_END_NONE) return info.loser == PB_NOBODY ? PB_DRAW : info.loser == p->to_move ? PB_LOSS : PB_WIN;
-    int v = pb_ref_minimax_value(f, &q, REF_BUDGET);
+    /* A smaller budget than elsewhere: there is one per class. */
+    int v = pb_ref_minimax_value(f, &q, REF_BUDGET / 10);
     return v == PB_UNKNOWN || q.to_move == p->to_move ? v : -v;
 }
 
