@@ -3,6 +3,7 @@
 #ifndef PB_CLI_H
 #define PB_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "../solver/game.h"
@@ -20,6 +21,7 @@ typedef struct pb_opts {
     int threads;          /* 0: not given */
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
     int mpi;              /* --mpi: the cluster mode (cli/cluster.h) */
+    int match;            /* --match: triple match play (cli/match.c) */
     const char *svg, *hash, *memory, *claim, *checkpoint, *first, *out;
     long seed;
     int nargs;
@@ -76,6 +78,14 @@ int cmd_bench(int argc, char **argv);
 /* `paperball play --vs-solver` (cli/play_solver.c): a person against
  * perfect play from the position of g.  Returns the exit status. */
 int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g);
+
+/* --match (cli/match.c): the match versions of solve, moves, perft and
+ * enumerate, given the loaded match game g.  Each returns the exit status. */
+int pb_cli_match_solve(const pb_opts *o, const pb_field *f, const pb_game *g, double time_limit,
+                       volatile sig_atomic_t *stop);
+int pb_cli_match_moves(const pb_opts *o, const pb_field *f, pb_game *g);
+int pb_cli_match_perft(const pb_opts *o, const pb_field *f, pb_game *g);
+int pb_cli_match_enumerate(const pb_opts *o, const pb_field *f, pb_game *g);
 
 /* Prints the options every subcommand takes. */
 void pb_common_help(FILE *out);

@@ -200,6 +200,10 @@ int cmd_enumerate(int argc, char **argv) {
         rc = pb_fail(PB_EXIT_USAGE, "--csv and --json exclude each other");
         goto out;
     }
+    if (o.match) {
+        rc = pb_cli_match_enumerate(&o, f, &g);
+        goto out;
+    }
     if (g.end != PB_END_NONE) {
         rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to enumerate");
         goto out;

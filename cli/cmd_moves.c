@@ -60,6 +60,12 @@ int cmd_moves(int argc, char **argv) {
              "(default: the start), with its outcome: stop, goal, own goal, dead end.\n",
                           &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
+    if (o.match) {
+        rc = pb_cli_match_moves(&o, f, &g);
+        pb_game_free(&g);
+        pb_field_free(f);
+        return rc;
+    }
     char res[96];
     list_ctx x = {o.json, 0, malloc(16 * (size_t)f->nsegments + 64), 16 * (size_t)f->nsegments + 64};
     if (g.end != PB_END_NONE) {

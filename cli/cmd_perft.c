@@ -17,6 +17,12 @@ int cmd_perft(int argc, char **argv) {
              "after d turns where the game goes on (RULES.md section 4).\n",
                           &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
+    if (o.match) {
+        rc = pb_cli_match_perft(&o, f, &g);
+        pb_game_free(&g);
+        pb_field_free(f);
+        return rc;
+    }
     int depth = o.depth >= 0 ? o.depth : 3;
     pb_perft_row *rows = calloc((size_t)depth + 1, sizeof *rows);
     int n = g.end == PB_END_NONE ? pb_perft(f, &g.pos, depth, rows) : 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../solver/diagram.h"
+#include "../solver/match.h"
 #include "cli.h"
 
 static void show_help(void) {
@@ -77,6 +78,8 @@ int cmd_show(int argc, char **argv) {
     d.unicode = o.unicode && !o.ascii;
     d.odd = o.odd;
     d.color = color;
+    char caption[1024];
+    if (g.match && !title) title = pb_match_caption(&g, caption, sizeof caption);
     d.title = title;
     d.highlight_from = cont;
 

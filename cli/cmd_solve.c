@@ -185,6 +185,14 @@ int cmd_solve(int argc, char **argv) {
     pb_field *f;
     pb_game g;
     if (pb_cli_load(&o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    if (o.match) {
+        signal(SIGINT, on_sigint);
+        int st = pb_cli_match_solve(&o, f, &g, time_limit, &solve_interrupted);
+        signal(SIGINT, SIG_DFL);
+        pb_game_free(&g);
+        pb_field_free(f);
+        return st;
+    }
     int rc = PB_EXIT_OK, rank = 0, nranks = 0;
 #ifdef PB_HAVE_MPI
     pb_cluster cl;

@@ -74,9 +74,9 @@ int pb_opts_parse(pb_opts *o, int argc, char **argv) {
         memcpy(name, a, n);
         name[n] = 0;
         static const char *flags[] = {"--json", "--csv", "--quiet", "--all", "--resume", "--vs-solver",
-                                      "--odd", "--unicode", "--ascii", "--solve", "--enumerate", "--mpi", NULL};
+                                      "--odd", "--unicode", "--ascii", "--solve", "--enumerate", "--mpi", "--match", NULL};
         int *flag_ptr[] = {&o->json, &o->csv, &o->quiet, &o->all, &o->resume, &o->vs_solver,
-                           &o->odd, &o->unicode, &o->ascii, &o->solve, &o->enumerate, &o->mpi};
+                           &o->odd, &o->unicode, &o->ascii, &o->solve, &o->enumerate, &o->mpi, &o->match};
         int fi;
         for (fi = 0; flags[fi]; fi++)
             if (strcmp(name, flags[fi]) == 0) break;
@@ -148,6 +148,8 @@ int pb_opts_parse(pb_opts *o, int argc, char **argv) {
     } else if (!o->field_given) {
         o->spec.goal = 2, o->spec.width = 6, o->spec.length = 8;
     }
+    if (o->match && o->spec.rules != PB_RULES_TRIPLE)
+        return pb_fail(2, "--match applies to --rules triple only: match play is a triple rule"), -1;
     if (o->spec.rules != PB_RULES_HOCKEY) {
         if (o->setback_given) return pb_fail(2, "--setback applies to --rules hockey only"), -1;
         o->spec.setback = 0;
@@ -190,11 +192,12 @@ int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g) {
     }
     int first = o->first && !strcmp(o->first, "bottom") ? PB_BOTTOM : PB_TOP;
     if (!text) {
-        pb_game_init(g, f, first);
+        if (o->match) pb_game_init_match(g, f, first);
+        else pb_game_init(g, f, first);
         return 0;
     }
     char err[256];
-    int rc = pb_record_parse(f, text, g, err, sizeof err);
+    int rc = o->match ? pb_record_parse_match(f, text, g, err, sizeof err) : pb_record_parse(f, text, g, err, sizeof err);
     free(text);
     if (rc) {
         pb_fail(PB_EXIT_USAGE, "%s", err);
@@ -250,6 +253,8 @@ void pb_common_help(FILE *out) {
           "  --depth D                    depth in turns\n"
           "  --threads N                  OpenMP threads\n"
           "  --json                       machine-readable output\n"
+          "  --match                      triple: match play, a goal is counted and play goes on\n"
+          "                               from the centre (docs/match.md)\n"
           "  --mpi                        enumerate, solve: spread the work over the processes of\n"
           "                               mpirun (the same answers; docs/cluster.md)\n",
           out);

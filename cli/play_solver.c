@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/match_search.h"
 #include "../solver/search.h"
+#include "../solver/triple.h"
 #include "cli.h"
 
 /* Seconds the solver may think about one question before the field is
@@ -50,27 +52,58 @@ static int chooser(const pb_field *f, pb_game *g) {
     return mover;
 }
 
-static int solver_turn(pb_solver *s, const pb_field *f, pb_game *g, int16_t *nodes, int cap) {
-    int kick, value;
-    int len = pb_solver_best_route(s, &g->pos, nodes, cap, &kick, &value);
+/* The solver of a single game, or of a match (g->match; no time limit). */
+typedef struct either {
+    pb_solver *game;
+    pb_match_solver *match;
+} either;
+
+/* A best route from g's position and its value as words ("win", or in a
+ * match "goal difference +1"); the length, 0 if none. */
+static int best(either *s, pb_game *g, int16_t *nodes, int cap, int *kick, char *value, size_t vlen) {
+    int v, len;
+    if (s->match) {
+        len = pb_match_solver_best(s->match, &g->pos, nodes, cap, kick, &v);
+        snprintf(value, vlen, "goal difference %+d", v);
+    } else {
+        len = pb_solver_best_route(s->game, &g->pos, nodes, cap, kick, &v);
+        snprintf(value, vlen, "%s", pb_value_name(v));
+    }
+    return len;
+}
+
+/* In a match a goal is announced with the score; play goes on. */
+static void announce_goal(const pb_game *g) {
+    char sc[64];
+    if (g->match && g->nturns > 0 && g->turns[g->nturns - 1].end == PB_END_GOAL)
+        printf("goal: %s\n", pb_match_score(g->goals, sc, sizeof sc));
+}
+
+static int solver_turn(either *s, const pb_field *f, pb_game *g, int16_t *nodes, int cap) {
+    int kick;
+    char value[64];
+    int len = best(s, g, nodes, cap, &kick, value, sizeof value);
     if (len == 0) return pb_fail(PB_EXIT_FAIL, "the solver could not finish within %.0f s", PLAY_SOLVER_LIMIT);
-    char who[64], err[256];
-    snprintf(who, sizeof who, "solver (%s)", pb_value_name(value));
+    char who[96], err[256];
+    snprintf(who, sizeof who, "solver (%s)", value);
     say_route(f, who, nodes, len, kick);
     if (pb_game_play(g, nodes, len, kick, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "solver route refused: %s", err);
+    announce_goal(g);
     return PB_EXIT_OK;
 }
 
 int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g) {
     size_t hash = o->hash ? (size_t)pb_parse_size(o->hash) : 0;
-    pb_solver *s = pb_solver_new(f, hash);
-    if (!s) return pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table");
-    pb_solver_set_limit(s, PLAY_SOLVER_LIMIT);
-    int cap = f->nsegments + 2, status = PB_EXIT_OK;
+    either s = {NULL, NULL};
+    if (g->match) s.match = pb_match_solver_new(f, hash);
+    else s.game = pb_solver_new(f, hash);
+    if (!s.match && !s.game) return pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table");
+    if (s.game) pb_solver_set_limit(s.game, PLAY_SOLVER_LIMIT);
+    int cap = pb_triple_max_route(f), status = PB_EXIT_OK;
     int16_t *nodes = malloc(sizeof(int16_t) * (size_t)cap);
     char line[4096], err[256], res[128];
     int person = g->pos.to_move;
-    if (g->end == PB_END_NONE && pb_solver_value(s, &g->pos) == PB_UNKNOWN) {
+    if (s.game && g->end == PB_END_NONE && pb_solver_value(s.game, &g->pos) == PB_UNKNOWN) {
         status = pb_fail(PB_EXIT_FAIL, "this position is beyond the solver (no answer within %.0f s)",
                          PLAY_SOLVER_LIMIT);
         goto done;
@@ -88,7 +121,7 @@ int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g) {
             break;
         }
         if (who != person) {
-            if ((status = solver_turn(s, f, g, nodes, cap)) != PB_EXIT_OK) break;
+            if ((status = solver_turn(&s, f, g, nodes, cap)) != PB_EXIT_OK) break;
             continue;
         }
         printf("%s> ", pb_player_name(person));
@@ -109,22 +142,27 @@ int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g) {
             continue;
         }
         if (!strcmp(t, "value")) {
-            int v = pb_solver_value(s, &g->pos);
-            printf("value: %s for %s (the player to move)\n", pb_value_name(v), pb_player_name(g->pos.to_move));
+            if (s.match)
+                printf("value: goal difference %+d for %s (the player to move)\n",
+                       pb_match_solver_value(s.match, &g->pos), pb_player_name(g->pos.to_move));
+            else
+                printf("value: %s for %s (the player to move)\n", pb_value_name(pb_solver_value(s.game, &g->pos)),
+                       pb_player_name(g->pos.to_move));
             continue;
         }
         if (!strcmp(t, "hint")) {
-            int kick, v;
-            int len = pb_solver_best_route(s, &g->pos, nodes, cap, &kick, &v);
+            int kick;
+            char value[64];
+            int len = best(&s, g, nodes, cap, &kick, value, sizeof value);
             if (len) {
-                char who[64];
-                snprintf(who, sizeof who, "hint (%s)", pb_value_name(v));
+                char who[96];
+                snprintf(who, sizeof who, "hint (%s)", value);
                 say_route(f, who, nodes, len, kick);
             } else puts("hint: none within the time limit");
             continue;
         }
         if (!strcmp(t, "go")) {
-            if ((status = solver_turn(s, f, g, nodes, cap)) != PB_EXIT_OK) break;
+            if ((status = solver_turn(&s, f, g, nodes, cap)) != PB_EXIT_OK) break;
             continue;
         }
         int kick, len = parse_route(f, t, nodes, cap, &kick);
@@ -136,9 +174,11 @@ int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g) {
             printf("illegal: %s\n", err);
             continue;
         }
+        announce_goal(g);
     }
 done:
     free(nodes);
-    pb_solver_free(s);
+    pb_solver_free(s.game);
+    pb_match_solver_free(s.match);
     return status;
 }
