@@ -92,8 +92,9 @@ static int solver_turn(either *s, const pb_field *f, pb_game *g, int16_t *nodes,
     return PB_EXIT_OK;
 }
 
-int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g) {
-    size_t hash = o->hash ? (size_t)pb_parse_size(o->hash) : 0;
+int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g, int side) {
+    (void)side;
+    size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
     either s = {NULL, NULL};
     if (g->match) s.match = pb_match_solver_new(f, hash);
     else s.game = pb_solver_new(f, hash);

@@ -72,9 +72,9 @@ check "enumerate --match total = perft finished" \
 
 # A record with two goals: show, play and a wrong score mark.
 R='1. c4-d4-c5-c6 2. c6-d7 [0:1] 3. c4-b3-c2-b1 [1:1] 4. *c4-c3-c2-c1 [2:1] X'
-out=$("$pb" show --match "${T[@]}" --quiet --record "$R")
+out=$("$pb" show --match "${T[@]}" --no-diagram --record "$R")
 contains "show --match result" "match over, Top 2 : 1 Bottom: Top wins by 1" "$out"
-"$pb" show --match "${T[@]}" --quiet --record "$R" --svg match.svg >/dev/null 2>&1
+"$pb" show --match "${T[@]}" --no-diagram --record "$R" --svg match.svg >/dev/null 2>&1
 contains "show --match SVG names the score" "Top 2 : 1 Bottom" "$(cat match.svg)"
 check "a match record is no single game" 2 "$(status "$pb" show "${T[@]}" --record "$R")"
 check "wrong score mark" 2 "$(status "$pb" show --match "${T[@]}" --record "${R/\[1:1\]/[0:2]}")"
