@@ -145,6 +145,7 @@ static int finish(const pb_command *cmd, pb_opts *o) {
     }
     if (o->match && o->spec.rules != PB_RULES_TRIPLE)
         return pb_fail(PB_EXIT_USAGE, "--match applies to --rules triple only: match play is a triple rule");
+    if (o->match && o->batch) return pb_fail(PB_EXIT_USAGE, "--match and --batch exclude each other");
     if (o->spec.rules != PB_RULES_HOCKEY) {
         if (o->setback_given) return pb_fail(PB_EXIT_USAGE, "--setback applies to --rules hockey only");
         if (o->dead_end_given) return pb_fail(PB_EXIT_USAGE, "--dead-end applies to --rules hockey only");

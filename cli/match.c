@@ -140,6 +140,7 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_match_resul
     pb_json_uint(&j, "hits", r->hits);
     pb_json_uint(&j, "stores", r->stores);
     pb_json_end(&j);
+    pb_cli_json_version(&j);
     pb_json_end(&j);
 }
 
@@ -235,6 +236,7 @@ int pb_cli_match_moves(const pb_opts *o, const pb_field *f, pb_game *g) {
     if (o->json) {
         pb_json_end(&j);
         pb_json_int(&j, "count", x.n);
+        pb_cli_json_version(&j);
         pb_json_end(&j);
     } else {
         printf("%d turns\n", x.n);
@@ -267,7 +269,11 @@ int pb_cli_match_perft(const pb_opts *o, const pb_field *f, pb_game *g) {
             printf("%5d %20llu %16llu\n", d, (unsigned long long)seq[d - 1], (unsigned long long)fin[d - 1]);
         }
     }
-    if (o->json) pb_json_end(&j), pb_json_end(&j);
+    if (o->json) {
+        pb_json_end(&j);
+        pb_cli_json_version(&j);
+        pb_json_end(&j);
+    }
     free(seq);
     free(fin);
     if (rc) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits");
@@ -314,9 +320,20 @@ int pb_cli_match_enumerate(const pb_opts *o, const pb_field *f, pb_game *g) {
     if (o->json) {
         pb_json_end(&j);
         pb_json_uint(&j, "total", total);
+        pb_cli_json_version(&j);
         pb_json_end(&j);
     }
     else if (!o->csv) printf("total %llu\n", (unsigned long long)total);
     free(counts);
     return PB_EXIT_OK;
+}
+
+int pb_cli_match_run(const pb_opts *o, int (*fn)(const pb_opts *o, const pb_field *f, pb_game *g)) {
+    pb_field *f;
+    pb_game g;
+    if (pb_cli_load(o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    int rc = fn(o, f, &g);
+    pb_game_free(&g);
+    pb_field_free(f);
+    return rc;
 }

@@ -374,7 +374,8 @@ static void combine(const pb_position *p, pb_match_result *r) {
     int me = p->to_move, unknown = 0, vmax = -INF, vmin = INF, nmine = 0;
     for (int i = 0; i < r->nturns; i++) {
         pb_match_turn *t = &r->turns[i];
-        if (t->klass != i) t->known = r->turns[t->klass].known, t->diff = r->turns[t->klass].diff;
+        if (t->klass != i)
+            t->known = r->turns[t->klass].known, t->diff = r->turns[t->klass].diff, t->over = r->turns[t->klass].over;
         if (!t->known) {
             unknown++;
             continue;
@@ -496,7 +497,17 @@ struct pb_match_solver {
     mtable tt;
     shared sh;
     worker w;
+    double limit;
 };
+
+void pb_match_solver_set_limit(pb_match_solver *s, double seconds) { s->limit = seconds; }
+
+/* Arms the time limit for one question. */
+static void solver_begin(pb_match_solver *s) {
+    s->sh.deadline = s->limit > 0 ? omp_get_wtime() + s->limit : 0;
+    atomic_store(&s->sh.halt, 0);
+    s->w.aborted = 0;
+}
 
 pb_match_solver *pb_match_solver_new(const pb_field *f, size_t hash_bytes) {
     pb_match_solver *s = calloc(1, sizeof *s);
@@ -517,19 +528,21 @@ void pb_match_solver_free(pb_match_solver *s) {
     free(s);
 }
 
-int pb_match_solver_value(pb_match_solver *s, const pb_position *p) {
+int pb_match_solver_value(pb_match_solver *s, const pb_position *p, int *diff) {
     pb_position *q = malloc(sizeof *q);
     *q = *p;
-    int v = value_of(&s->w, q);
+    solver_begin(s);
+    *diff = value_of(&s->w, q);
     free(q);
-    return v;
+    return s->w.aborted ? -1 : 0;
 }
 
 int pb_match_solver_best(pb_match_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *diff) {
     pb_position *q = malloc(sizeof *q);
     *q = *p;
+    solver_begin(s);
     *diff = value_of(&s->w, q);
-    int len = best_ply(&s->w, q, *diff, nodes, cap, kick);
+    int len = s->w.aborted ? 0 : best_ply(&s->w, q, *diff, nodes, cap, kick);
     free(q);
-    return len;
+    return s->w.aborted ? 0 : len;
 }

@@ -77,10 +77,14 @@ void pb_match_result_free(pb_match_result *r);
 typedef struct pb_match_solver pb_match_solver;
 pb_match_solver *pb_match_solver_new(const pb_field *f, size_t hash_bytes);
 void pb_match_solver_free(pb_match_solver *s);
-/* The match value of p for its player to move (0 if the match is over). */
-int pb_match_solver_value(pb_match_solver *s, const pb_position *p);
+/* Limits each later question to `seconds` (0 = none). */
+void pb_match_solver_set_limit(pb_match_solver *s, double seconds);
+/* The match value of p for its player to move into *diff (0 if the match
+ * is over); 0, or -1 if the time limit cut the search short. */
+int pb_match_solver_value(pb_match_solver *s, const pb_position *p, int *diff);
 /* A best ply from p into nodes (capacity cap): its length, 0 if the match
- * is over at p.  *kick gets the kick flag, *diff the value of p. */
+ * is over at p or the time limit cut the search short.  *kick gets the
+ * kick flag, *diff the value of p. */
 int pb_match_solver_best(pb_match_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *diff);
 
 #endif
