@@ -121,7 +121,7 @@ static int goal_ply(void *ctx, const pb_field *f, pb_position *after, const pb_r
 static void test_random_positions(void **state) {
     (void)state;
     pb_field *f = triple(2, 4, 6);
-    uint64_t seed = 16;
+    uint64_t rng = 16;
     int checked = 0, after_goal = 0;
     for (int walk = 0; walk < 40 && checked < 6; walk++) {
         pb_position p;
@@ -132,7 +132,7 @@ static void test_random_positions(void **state) {
             if (n == 0) break;
             pick c = {-1, 0, p, 0, 0};
             pb_match_foreach(f, &p, goal_ply, &c);
-            if (c.want < 0) c.want = (int)(rng_next(&seed) % (uint64_t)n);
+            if (c.want < 0) c.want = (int)(rng_next(&rng) % (uint64_t)n);
             c.n = 0;
             pb_match_foreach(f, &p, pick_ply, &c);
             over = c.over;
