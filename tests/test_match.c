@@ -20,13 +20,7 @@ static pb_field *triple(int g, int w, int l) { return ts_field(PB_RULES_TRIPLE, 
 /* The reference's value of the match position p. */
 static int ref_value(const pb_field *f, const pb_position *p) {
     static int segs[PB_MAX_SEGMENTS][4];
-    int n = 0;
-    for (int s = 0; s < f->nsegments; s++)
-        if (pb_drawn(p, s)) {
-            int a = f->segs[s].a, b = f->segs[s].b;
-            segs[n][0] = pb_x(f, a), segs[n][1] = pb_y(f, a), segs[n][2] = pb_x(f, b), segs[n][3] = pb_y(f, b);
-            n++;
-        }
+    int n = ts_ref_segments(f, p, segs);
     return pb_ref_match_value(f->spec.goal, f->spec.width, f->spec.length, (const int(*)[4])segs, n,
                               pb_x(f, p->ball), pb_y(f, p->ball), p->to_move);
 }
