@@ -247,6 +247,7 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_QUIET(o),
         PB_OPT_MPI(o, "under mpirun: the first-turn classes dealt to the processes,\n"
                       "each solving its own with its own table (same values)"),
+        PB_OPT_MATCH(o),
         PB_OPT_END};
     const pb_command cmd = {
         "solve", "[options] [RECORD-FILE|-]",
@@ -275,6 +276,14 @@ int cmd_solve(int argc, char **argv) {
         prc = solve_batch(&o, f);
         pb_field_free(f);
         return prc;
+    }
+    if (o.match) {
+        signal(SIGINT, on_sigint);
+        int st = pb_cli_match_solve(&o, f, &g, &solve_interrupted);
+        signal(SIGINT, SIG_DFL);
+        pb_game_free(&g);
+        pb_field_free(f);
+        return st;
     }
     int rc = PB_EXIT_OK, rank = 0, nranks = 0;
 #ifdef PB_HAVE_MPI

@@ -362,3 +362,39 @@ void pb_ref_triple_perft(int G, int W, int L, int maxdepth, uint64_t *seq, uint6
     free(live);
     free(s);
 }
+
+/* ---- plies as opaque states, for tests/ref_match.c ----------------------- */
+
+size_t pb_ref_triple_state_size(void) { return sizeof(ref_state); }
+
+/* The position of (G;W;L) with the drawn lines segs, the ball on (bx, by)
+ * and tm to move (0 Bottom, 1 Top) into s. */
+void pb_ref_triple_start(void *s, int G, int W, int L, const int (*segs)[4], int nsegs, int bx, int by, int tm) {
+    state_init(s, G, W, L, segs, nsegs, bx, by, tm);
+}
+
+typedef struct each_ctx {
+    void (*fn)(void *ctx, int kick, int end, int loser, const void *after);
+    void *ctx;
+} each_ctx;
+
+static void each_ply(void *c, const ref_ply *r, const ref_state *after) {
+    each_ctx *x = c;
+    x->fn(x->ctx, r->kick, r->end, r->loser, after);
+}
+
+/* Calls fn for every ply of s (end: 0 none, 1 goal against loser, 3 a
+ * chain without a continuation); returns the number of plies. */
+int pb_ref_triple_each(const void *s, void (*fn)(void *ctx, int kick, int end, int loser, const void *after),
+                       void *ctx) {
+    each_ctx x = {fn, ctx};
+    return ref_plies(s, fn ? each_ply : NULL, fn ? &x : NULL);
+}
+
+/* Puts the ball of s on (x, y) with tm to move. */
+void pb_ref_triple_set_ball(void *s, int x, int y, int tm) {
+    ref_state *r = s;
+    r->bx = x, r->by = y, r->tm = tm;
+}
+
+int pb_ref_triple_to_move(const void *s) { return ((const ref_state *)s)->tm; }

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "perft.h"
+#include "test_support.h"
 #include "triple.h"
 
 /* tests/ref_triple.c */
@@ -696,13 +697,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 /* Compares the plies of p with the reference's, as sorted strings. */
 static void compare_with_ref(const pb_field *f, pb_position *p, ply_list *l) {
     static int segs[PB_MAX_SEGMENTS][4];
-    int n = 0;
-    for (int s = 0; s < f->nsegments; s++)
-        if (pb_drawn(p, s)) {
-            int a = f->segs[s].a, b = f->segs[s].b;
-            segs[n][0] = pb_x(f, a), segs[n][1] = pb_y(f, a), segs[n][2] = pb_x(f, b), segs[n][3] = pb_y(f, b);
-            n++;
-        }
+    int n = ts_ref_segments(f, p, segs);
     char **ref;
     int nref = pb_ref_triple_plies(f->spec.goal, f->spec.width, f->spec.length, (const int(*)[4])segs, n,
                                    pb_x(f, p->ball), pb_y(f, p->ball), p->to_move, &ref);
