@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../solver/diagram.h"
+#include "../solver/pns.h"
 #include "../solver/search.h"
 #include "cli.h"
 #include "cluster.h"
@@ -136,21 +137,20 @@ static int write_svg(const pb_opts *o, const pb_field *f, const pb_solve_result 
     return PB_EXIT_OK;
 }
 
-/* Takes "--time-limit SECONDS" out of argv (an option of solve alone). */
-static int take_time_limit(int *argc, char **argv, double *limit) {
+/* Takes "NAME VALUE" or "NAME=VALUE" out of argv (options of solve alone):
+ * *val is the value, left as it was if the option is absent.  -1 after
+ * printing the error when the value is missing. */
+static int take_value(int *argc, char **argv, const char *name, const char **val) {
+    size_t n = strlen(name);
     for (int i = 0; i < *argc; i++) {
-        const char *a = argv[i], *val = NULL;
+        const char *a = argv[i];
         int used = 1;
-        if (!strcmp(a, "--time-limit")) {
-            if (i + 1 >= *argc) return pb_fail(PB_EXIT_USAGE, "option --time-limit needs a value"), -1;
-            val = argv[i + 1], used = 2;
-        } else if (!strncmp(a, "--time-limit=", 13)) {
-            val = a + 13;
+        if (!strcmp(a, name)) {
+            if (i + 1 >= *argc) return pb_fail(PB_EXIT_USAGE, "option %s needs a value", name), -1;
+            *val = argv[i + 1], used = 2;
+        } else if (!strncmp(a, name, n) && a[n] == '=') {
+            *val = a + n + 1;
         } else continue;
-        char *end;
-        *limit = strtod(val, &end);
-        if (end == val || *end || !(*limit > 0))
-            return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --time-limit: expected seconds > 0", val), -1;
         memmove(argv + i, argv + i + used, sizeof(char *) * (size_t)(*argc - i - used));
         *argc -= used;
         i--;
@@ -158,10 +158,74 @@ static int take_time_limit(int *argc, char **argv, double *limit) {
     return 0;
 }
 
+/* Takes "--time-limit SECONDS" out of argv. */
+static int take_time_limit(int *argc, char **argv, double *limit) {
+    const char *val = NULL;
+    if (take_value(argc, argv, "--time-limit", &val)) return -1;
+    if (!val) return 0;
+    char *end;
+    *limit = strtod(val, &end);
+    if (end == val || *end || !(*limit > 0))
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --time-limit: expected seconds > 0", val), -1;
+    return 0;
+}
+
+/* --algo pn: the value alone, by proof-number search (solver/pns.h). */
+static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g, double time_limit) {
+    pb_pns_opts po = {0};
+    po.table_bytes = o->hash ? (size_t)pb_parse_size(o->hash) : 0;
+    po.time_limit = time_limit;
+    po.stop = &solve_interrupted;
+    po.progress = o->quiet ? NULL : stderr;
+    pb_pns_stats st;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    int v = pb_pns_value(f, &g->pos, &po, &st);
+    sigaction(SIGINT, &old, NULL);
+    if (st.stopped == 4) return pb_fail(PB_EXIT_FAIL, "cannot allocate the proof-number table (--hash %s)", o->hash ? o->hash : "");
+    char desc[128];
+    int me = g->pos.to_move;
+    size_t rss = pb_peak_rss();
+    if (o->json) {
+        printf("{\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
+        pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
+        printf(",\"turns_played\":%d,\"to_move\":\"%s\",\"value\":\"%s\",\"stopped\":%s,\"algo\":\"pn\","
+               "\"questions\":%d,\"nodes\":%llu,\"steps\":%llu,\"seconds\":%.6f,\"root_pn\":%llu,\"root_dn\":%llu,"
+               "\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
+               "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
+               g->nturns, player_key(me), pb_value_name(v), st.stopped ? "true" : "false", st.questions,
+               (unsigned long long)st.nodes, (unsigned long long)st.steps, st.seconds, (unsigned long long)st.root_pn,
+               (unsigned long long)st.root_dn, st.table_bytes, st.table_slots, st.peak_used,
+               (unsigned long long)st.probes, (unsigned long long)st.hits, (unsigned long long)st.stores,
+               (unsigned long long)st.replaced, rss);
+    } else {
+        printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
+        printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
+        if (v == PB_UNKNOWN)
+            printf("value        unknown (stopped; root pn %llu, dn %llu)\n", (unsigned long long)st.root_pn,
+                   (unsigned long long)st.root_dn);
+        else printf("value        %s for %s (the player to move)\n", pb_value_name(v), pb_player_name(me));
+        printf("search       proof-number search (df-pn), %d yes/no question%s, value only\n", st.questions,
+               st.questions == 1 ? "" : "s");
+        printf("nodes        %llu expanded, %llu %s in %.3f s, 1 thread\n", (unsigned long long)st.nodes,
+               (unsigned long long)st.steps, f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", st.seconds);
+        printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
+               (double)st.table_bytes / 1048576.0, st.table_slots, st.peak_used, (unsigned long long)st.probes,
+               (unsigned long long)st.hits, (unsigned long long)st.stores, (unsigned long long)st.replaced);
+        printf("peak memory  %.1f MiB\n", (double)rss / 1048576.0);
+    }
+    if (v != PB_UNKNOWN) return PB_EXIT_OK;
+    fflush(stdout);
+    return pb_fail(PB_EXIT_FAIL, "stopped by %s before the value was proven", solve_interrupted ? "Ctrl-C" : pb_pns_stop_name(st.stopped));
+}
+
 int cmd_solve(int argc, char **argv) {
     if (argc > 0 && !strcmp(argv[0], "--help")) {
         puts("usage: paperball solve [options] [--threads N] [--hash SIZE] [--time-limit SECONDS]\n"
-             "                       [--json] [--svg FILE] [--quiet] [RECORD-FILE]\n\n"
+             "                       [--algo ab|pn] [--json] [--svg FILE] [--quiet] [RECORD-FILE]\n\n"
              "Solves the position reached by the game record (default: the start) exactly:\n"
              "its value (win, draw or loss for the player to move, with perfect play), the\n"
              "value of every first turn grouped into left-right mirror classes, a best turn\n"
@@ -170,6 +234,8 @@ int cmd_solve(int argc, char **argv) {
              "  --hash SIZE         table memory cap, e.g. 64M, 2G (default: 1M for an\n"
              "                      endgame of <= 48 free segments, 8M up to 96, else 64M)\n"
              "  --time-limit S      stop after S seconds and print what is proven (exit 1)\n"
+             "  --algo ab|pn        ab: alpha-beta (default); pn: proof-number search, the\n"
+             "                      value alone, one thread (--hash sizes its table)\n"
              "  --svg FILE          draw the position with the line of perfect play\n"
              "  --quiet             no progress lines on stderr\n"
              "  --mpi               under mpirun: the first-turn classes dealt to the processes,\n"
@@ -179,7 +245,10 @@ int cmd_solve(int argc, char **argv) {
         return PB_EXIT_OK;
     }
     double time_limit = 0;
-    if (take_time_limit(&argc, argv, &time_limit)) return PB_EXIT_USAGE;
+    const char *algo = "ab";
+    if (take_time_limit(&argc, argv, &time_limit) || take_value(&argc, argv, "--algo", &algo)) return PB_EXIT_USAGE;
+    if (strcmp(algo, "ab") && strcmp(algo, "pn"))
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected ab or pn", algo);
     pb_opts o;
     if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
     pb_field *f;
@@ -210,6 +279,11 @@ int cmd_solve(int argc, char **argv) {
             printf("}\n");
         } else printf("the game is over: %s\n", buf);
         rc = PB_EXIT_OK;
+        goto end;
+    }
+    if (!strcmp(algo, "pn")) {
+        rc = o.mpi || o.svg ? pb_fail(PB_EXIT_USAGE, "--algo pn gives the value alone: no --mpi, no --svg")
+                            : solve_pn(&o, f, &g, time_limit);
         goto end;
     }
     pb_solve_opts so = {0};
