@@ -15,12 +15,15 @@
 
 #include "../solver/diagram.h"
 #include "cli.h"
+#include "play.h"
 
 typedef struct play {
     const pb_field *f;
     pb_game g;
     int base;              /* turns of the starting record: undo stops there */
     pb_diagram_opts diagram;
+    pb_play_solver *solver; /* --vs-solver; NULL: two people */
+    int person;             /* --vs-solver: the side of the person */
 } play;
 
 static void show_board(const play *p) {
@@ -80,15 +83,28 @@ static void show_moves(play *p) {
     free(l.buf);
 }
 
-static void show_help(void) {
-    puts("Type a route such as d6-e7 or f8-g7-f6 (move numbers and annotations like\n"
-         "'12. e7-f8!' are accepted), or one of:\n"
+static void show_help(int vs_solver) {
+    puts("Type a route (move numbers and annotations like '12. e7-f8!' are accepted),\n"
+         "or one of:\n"
          "  moves    list the legal turns with their outcomes\n"
-         "  undo     take back the last turn\n"
+         "  undo     take back the last turn (against the solver: yours and its reply)\n"
          "  record   print the game record so far\n"
          "  board    show the board again\n"
          "  quit     stop (the record is printed)\n"
          "  help     this text");
+    if (vs_solver)
+        puts("  value    the value of the position for the player to move\n"
+             "  hint     a best turn\n"
+             "  go       the solver plays this turn for you");
+}
+
+/* Takes back the last turn; against the solver, back to the person's
+ * last choice.  0 if there is nothing to take back. */
+static int undo(play *p) {
+    if (p->g.nturns <= p->base) return 0;
+    pb_game_undo(&p->g);
+    while (p->solver && p->g.nturns > p->base && pb_play_chooser(p->f, &p->g) != p->person) pb_game_undo(&p->g);
+    return 1;
 }
 
 /* Plays the route(s) of one input line.  Returns 1 if a turn was played. */
@@ -140,20 +156,46 @@ static char *trim(char *s) {
     return s;
 }
 
+/* --side top|bottom: the side the person takes against the solver. */
+static int parse_side(void *target, const char *name, const char *val) {
+    if (!strcmp(val, "top")) *(int *)target = PB_TOP;
+    else if (!strcmp(val, "bottom")) *(int *)target = PB_BOTTOM;
+    else return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected top or bottom", val, name), -1;
+    return 0;
+}
+
 int cmd_play(int argc, char **argv) {
     pb_opts o;
     pb_field *f;
-    int rc = pb_cli_begin(argc, argv,
-                          "usage: paperball play [options] [--vs-solver] [RECORD-FILE]\n\n"
-                          "Two people play in the terminal, from the start or from the position of the\n"
-                          "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
-                          "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
-                          "record, board, quit, help.  An illegal route is refused with the reason.\n"
-                          "The board is shown after each turn; at the end the result and the record.\n"
-                          "With --vs-solver one person plays against perfect play.\n\n"
-                          "  --unicode / --odd    board drawing options (as for show)\n",
-                          &o, &f, NULL);
+    int side = -1;
+    const pb_option options[] = {
+        PB_OPTS_FIELD(o),
+        PB_OPTS_RECORD(o),
+        PB_OPT_FLAG("vs-solver", &o.vs_solver, "play against perfect play"),
+        {.name = "side", .value = "top|bottom", .help = "--vs-solver: the side you play (default: the side to move)",
+         .kind = PB_ARG_CUSTOM, .target = &side, .parse = parse_side},
+        PB_OPT_TIME_LIMIT(o, "--vs-solver: the solver's time for one answer (default 10); a\n"
+                             "position it cannot solve in that time is declared beyond reach"),
+        PB_OPT_MEMORY(o, "--vs-solver: the solver's table memory, e.g. 64M"),
+        PB_OPT_FLAG("unicode", &o.unicode, "draw the board with box-drawing characters"),
+        PB_OPT_FLAG("ascii", &o.ascii, "draw the board with ASCII characters (the default)"),
+        PB_OPT_FLAG("odd", &o.odd, "mark the odd nodes on the board"),
+        PB_OPT_END};
+    const pb_command cmd = {
+        "play", "[options] [RECORD-FILE]",
+        "Two people play in the terminal, from the start or from the position of the\n"
+        "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
+        "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
+        "record, board, quit, help.  An illegal route is refused with the reason.\n"
+        "The board is shown after each turn; at the end the result and the record.\n"
+        "With --vs-solver one person plays against perfect play (commands value,\n"
+        "hint and go as well).\n",
+        options, 1};
+    int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
+    if (!o.vs_solver && (side >= 0 || o.time_limit > 0 || o.memory))
+        return pb_fail(PB_EXIT_USAGE, "--side, --time-limit and --memory go with --vs-solver");
+    if ((f = pb_cli_field(&o)) == NULL) return PB_EXIT_USAGE;
     /* The game is loaded here, not by pb_cli_begin: standard input carries
      * the moves, so it cannot also carry the starting record. */
     if ((o.record_file && !strcmp(o.record_file, "-")) ||
@@ -162,10 +204,6 @@ int cmd_play(int argc, char **argv) {
         return pb_fail(PB_EXIT_USAGE, "play reads the moves from standard input: give the start position with "
                                       "--record or a file, not '-'");
     }
-    if (o.nargs > 1) {
-        pb_field_free(f);
-        return pb_fail(PB_EXIT_USAGE, "play takes at most one record file");
-    }
     play p;
     memset(&p, 0, sizeof p);
     p.f = f;
@@ -173,27 +211,42 @@ int cmd_play(int argc, char **argv) {
         pb_field_free(f);
         return PB_EXIT_USAGE;
     }
-    if (o.vs_solver) {
-        rc = pb_cli_play_vs_solver(&o, f, &p.g);
-        pb_game_free(&p.g);
-        pb_field_free(f);
-        return rc;
-    }
     p.base = p.g.nturns;
     p.diagram.unicode = o.unicode && !o.ascii;
     p.diagram.odd = o.odd;
     p.diagram.highlight_from = -1;
+    if (o.vs_solver) {
+        p.solver = pb_play_solver_new(&o, f);
+        if (!p.solver) {
+            pb_game_free(&p.g);
+            pb_field_free(f);
+            return pb_fail(PB_EXIT_MEMORY, "cannot allocate the solver's table");
+        }
+        p.person = side >= 0 ? side : pb_play_chooser(f, &p.g);
+        if (p.person == PB_NOBODY) p.person = p.g.pos.to_move;
+    }
     int interactive = isatty(STDIN_FILENO);
     char desc[128], from[8], to[8];
     /* An example route that fits this field: from the centre to the NE. */
     printf("paperball play: %s; type a route such as %s-%s, or help\n", pb_field_describe(f, desc, sizeof desc),
            pb_node_name(f, f->centre, from), pb_node_name(f, pb_step_to(f, f->centre, PB_NE), to));
+    if (p.solver) printf("You play %s, the solver plays %s.\n", pb_player_name(p.person), pb_player_name(p.person ^ 1));
     show_board(&p);
     show_status(&p);
     char *line = NULL;
     size_t cap = 0;
-    int quit = 0;
+    int quit = 0, status = PB_EXIT_OK;
     while (p.g.end == PB_END_NONE && !quit) {
+        if (p.solver) {
+            int who = pb_play_chooser(f, &p.g);
+            if (who == PB_NOBODY) break;
+            if (who != p.person) {
+                if ((status = pb_play_solver_turn(p.solver, &p.g)) != PB_EXIT_OK) break;
+                show_board(&p);
+                show_status(&p);
+                continue;
+            }
+        }
         printf("%d. %s> ", p.g.nturns + 1, pb_player_name(p.g.pos.to_move));
         fflush(stdout);
         if (getline(&line, &cap, stdin) < 0) {
@@ -207,7 +260,7 @@ int cmd_play(int argc, char **argv) {
         if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
             quit = 1;
         } else if (!strcmp(cmd, "help")) {
-            show_help();
+            show_help(p.solver != NULL);
         } else if (!strcmp(cmd, "moves")) {
             show_moves(&p);
         } else if (!strcmp(cmd, "record")) {
@@ -216,13 +269,20 @@ int cmd_play(int argc, char **argv) {
             show_board(&p);
             show_status(&p);
         } else if (!strcmp(cmd, "undo")) {
-            if (p.g.nturns <= p.base) {
-                puts("nothing to undo");
-            } else {
-                pb_game_undo(&p.g);
+            if (undo(&p)) {
                 show_board(&p);
                 show_status(&p);
+            } else {
+                puts("nothing to undo");
             }
+        } else if (p.solver && !strcmp(cmd, "value")) {
+            pb_play_solver_value(p.solver, &p.g);
+        } else if (p.solver && !strcmp(cmd, "hint")) {
+            pb_play_solver_hint(p.solver, &p.g);
+        } else if (p.solver && !strcmp(cmd, "go")) {
+            if ((status = pb_play_solver_turn(p.solver, &p.g)) != PB_EXIT_OK) break;
+            show_board(&p);
+            show_status(&p);
         } else if (play_line(&p, cmd)) {
             show_board(&p);
             show_status(&p);
@@ -231,8 +291,10 @@ int cmd_play(int argc, char **argv) {
     free(line);
     char res[96];
     if (p.g.end != PB_END_NONE) printf("game over: %s\n", pb_game_result(&p.g, res, sizeof res));
+    else if (p.solver && pb_play_chooser(f, &p.g) == PB_NOBODY) puts("game over: no ply is left (no free kick): a draw");
     show_record(&p);
+    pb_play_solver_free(p.solver);
     pb_game_free(&p.g);
     pb_field_free(f);
-    return PB_EXIT_OK;
+    return status;
 }

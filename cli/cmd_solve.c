@@ -8,6 +8,7 @@
 #include "../solver/diagram.h"
 #include "../solver/pns.h"
 #include "../solver/search.h"
+#include "../solver/json.h"
 #include "cli.h"
 #include "cluster.h"
 
@@ -74,7 +75,9 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
 
 static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, int nranks) {
     char desc[128], buf[4096];
-    printf("{\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
+    printf("{");
+    pb_cli_json_version_keys(stdout);
+    printf(",\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
     pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
     printf(",\"goal\":%d,\"width\":%d,\"length\":%d", f->spec.goal, f->spec.width, f->spec.length);
     if (f->spec.rules == PB_RULES_HOCKEY)
@@ -126,55 +129,77 @@ static int write_svg(const pb_opts *o, const pb_field *f, const pb_solve_result 
     d.title = "principal variation";
     char *svg = pb_diagram_svg(&g, &d);
     pb_game_free(&g);
-    FILE *out = fopen(o->svg, "w");
-    if (!out) {
-        free(svg);
-        return pb_fail(PB_EXIT_FAIL, "cannot write '%s'", o->svg);
-    }
-    fputs(svg, out);
-    fclose(out);
+    int rc = pb_write_file(o->svg, svg);
     free(svg);
-    return PB_EXIT_OK;
+    return rc;
 }
 
-/* Takes "NAME VALUE" or "NAME=VALUE" out of argv (options of solve alone):
- * *val is the value, left as it was if the option is absent.  -1 after
- * printing the error when the value is missing. */
-static int take_value(int *argc, char **argv, const char *name, const char **val) {
-    size_t n = strlen(name);
-    for (int i = 0; i < *argc; i++) {
-        const char *a = argv[i];
-        int used = 1;
-        if (!strcmp(a, name)) {
-            if (i + 1 >= *argc) return pb_fail(PB_EXIT_USAGE, "option %s needs a value", name), -1;
-            *val = argv[i + 1], used = 2;
-        } else if (!strncmp(a, name, n) && a[n] == '=') {
-            *val = a + n + 1;
-        } else continue;
-        memmove(argv + i, argv + i + used, sizeof(char *) * (size_t)(*argc - i - used));
-        *argc -= used;
-        i--;
+/* --batch: one solver and one table for all the records (the table keeps
+ * only exact values of whole positions, so what one record leaves there is
+ * true for the next). */
+typedef struct batch_ctx {
+    const pb_opts *o;
+    pb_solver *s;
+    int16_t *nodes;
+    int cap;
+} batch_ctx;
+
+static int solve_line(void *ctx, const pb_field *f, pb_game *g, int line) {
+    batch_ctx *b = ctx;
+    char res[128], route[4096] = "";
+    int over = g->end != PB_END_NONE, value = PB_UNKNOWN, kick = 0, len = 0;
+    uint64_t before = pb_solver_nodes(b->s);
+    if (over) pb_game_result(g, res, sizeof res);
+    else if ((len = pb_solver_best_route(b->s, &g->pos, b->nodes, b->cap, &kick, &value)) > 0)
+        pb_route_format(f, b->nodes, len, kick, route, sizeof route);
+    unsigned long long nodes = (unsigned long long)(pb_solver_nodes(b->s) - before);
+    if (b->o->json) {
+        pb_json j;
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_json_int(&j, "line", line);
+        pb_json_int(&j, "turns_played", g->nturns);
+        if (over) {
+            pb_json_bool(&j, "game_over", 1);
+            pb_json_str(&j, "result", res);
+        } else {
+            pb_json_str(&j, "to_move", player_key(g->pos.to_move));
+            pb_json_str(&j, "value", pb_value_name(value));
+            pb_json_str(&j, "best", len ? route : NULL);
+            pb_json_uint(&j, "nodes", nodes);
+        }
+        pb_cli_json_version(&j);
+        pb_json_end(&j);
+    } else if (over) {
+        printf("line %d: the game is over: %s\n", line, res);
+    } else {
+        printf("line %d: %s for %s", line, pb_value_name(value), pb_player_name(g->pos.to_move));
+        if (len) printf(", best %s", route);
+        printf(" (%llu nodes)\n", nodes);
     }
-    return 0;
+    return over || value != PB_UNKNOWN ? PB_EXIT_OK : PB_EXIT_STOPPED;
 }
 
-/* Takes "--time-limit SECONDS" out of argv. */
-static int take_time_limit(int *argc, char **argv, double *limit) {
-    const char *val = NULL;
-    if (take_value(argc, argv, "--time-limit", &val)) return -1;
-    if (!val) return 0;
-    char *end;
-    *limit = strtod(val, &end);
-    if (end == val || *end || !(*limit > 0))
-        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --time-limit: expected seconds > 0", val), -1;
-    return 0;
+static int solve_batch(const pb_opts *o, const pb_field *f) {
+    if (o->mpi) return pb_fail(PB_EXIT_USAGE, "--batch and --mpi do not go together");
+    if (o->svg) return pb_fail(PB_EXIT_USAGE, "--batch and --svg do not go together");
+    if (o->threads > 1) return pb_fail(PB_EXIT_USAGE, "--batch solves on one thread");
+    batch_ctx b = {o, pb_solver_new(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0), NULL, f->nsegments + 2};
+    if (!b.s) return pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table");
+    pb_solver_set_limit(b.s, o->time_limit);
+    b.nodes = malloc(sizeof(int16_t) * (size_t)b.cap);
+    int rc = pb_cli_batch(o, f, solve_line, &b);
+    free(b.nodes);
+    pb_solver_free(b.s);
+    return rc;
 }
 
 /* --algo pn: the value alone, by proof-number search (solver/pns.h). */
-static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g, double time_limit) {
+static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g) {
+    if (o->mpi || o->svg) return pb_fail(PB_EXIT_USAGE, "--algo pn gives the value alone: no --mpi, no --svg");
     pb_pns_opts po = {0};
-    po.table_bytes = o->hash ? (size_t)pb_parse_size(o->hash) : 0;
-    po.time_limit = time_limit;
+    po.table_bytes = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
+    po.time_limit = o->time_limit;
     po.stop = &solve_interrupted;
     po.progress = o->quiet ? NULL : stderr;
     pb_pns_stats st;
@@ -185,22 +210,41 @@ static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g, doubl
     sigaction(SIGINT, &sa, &old);
     int v = pb_pns_value(f, &g->pos, &po, &st);
     sigaction(SIGINT, &old, NULL);
-    if (st.stopped == 4) return pb_fail(PB_EXIT_FAIL, "cannot allocate the proof-number table (--hash %s)", o->hash ? o->hash : "");
+    if (st.stopped == 4)
+        return pb_fail(PB_EXIT_MEMORY, "cannot allocate the proof-number table (--memory %s)",
+                       o->memory ? o->memory : "default");
     char desc[128];
     int me = g->pos.to_move;
     size_t rss = pb_peak_rss();
     if (o->json) {
-        printf("{\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
-        pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
-        printf(",\"turns_played\":%d,\"to_move\":\"%s\",\"value\":\"%s\",\"stopped\":%s,\"algo\":\"pn\","
-               "\"questions\":%d,\"nodes\":%llu,\"steps\":%llu,\"seconds\":%.6f,\"root_pn\":%llu,\"root_dn\":%llu,"
-               "\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
-               "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
-               g->nturns, player_key(me), pb_value_name(v), st.stopped ? "true" : "false", st.questions,
-               (unsigned long long)st.nodes, (unsigned long long)st.steps, st.seconds, (unsigned long long)st.root_pn,
-               (unsigned long long)st.root_dn, st.table_bytes, st.table_slots, st.peak_used,
-               (unsigned long long)st.probes, (unsigned long long)st.hits, (unsigned long long)st.stores,
-               (unsigned long long)st.replaced, rss);
+        pb_json j;
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_cli_json_version(&j);
+        pb_json_str(&j, "rules", pb_rules_name(f->spec.rules));
+        pb_json_str(&j, "field", pb_field_describe(f, desc, sizeof desc));
+        pb_json_int(&j, "turns_played", g->nturns);
+        pb_json_str(&j, "to_move", player_key(me));
+        pb_json_str(&j, "value", pb_value_name(v));
+        pb_json_bool(&j, "stopped", st.stopped != 0);
+        pb_json_str(&j, "algo", "pn");
+        pb_json_int(&j, "questions", st.questions);
+        pb_json_uint(&j, "nodes", st.nodes);
+        pb_json_uint(&j, "steps", st.steps);
+        pb_json_num(&j, "seconds", "%.6f", st.seconds);
+        pb_json_uint(&j, "root_pn", st.root_pn);
+        pb_json_uint(&j, "root_dn", st.root_dn);
+        pb_json_object(&j, "table");
+        pb_json_uint(&j, "bytes", st.table_bytes);
+        pb_json_uint(&j, "slots", st.table_slots);
+        pb_json_uint(&j, "used", st.peak_used);
+        pb_json_uint(&j, "probes", st.probes);
+        pb_json_uint(&j, "hits", st.hits);
+        pb_json_uint(&j, "stores", st.stores);
+        pb_json_uint(&j, "replaced", st.replaced);
+        pb_json_end(&j);
+        pb_json_uint(&j, "peak_memory_bytes", rss);
+        pb_json_end(&j);
     } else {
         printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
         printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
@@ -219,41 +263,51 @@ static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g, doubl
     }
     if (v != PB_UNKNOWN) return PB_EXIT_OK;
     fflush(stdout);
-    return pb_fail(PB_EXIT_FAIL, "stopped by %s before the value was proven", solve_interrupted ? "Ctrl-C" : pb_pns_stop_name(st.stopped));
+    return pb_fail(PB_EXIT_STOPPED, "stopped by %s before the value was proven",
+                   solve_interrupted ? "Ctrl-C" : pb_pns_stop_name(st.stopped));
 }
 
 int cmd_solve(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball solve [options] [--threads N] [--hash SIZE] [--time-limit SECONDS]\n"
-             "                       [--algo ab|pn] [--json] [--svg FILE] [--quiet] [RECORD-FILE]\n\n"
-             "Solves the position reached by the game record (default: the start) exactly:\n"
-             "its value (win, draw or loss for the player to move, with perfect play), the\n"
-             "value of every first turn grouped into left-right mirror classes, a best turn\n"
-             "and a line of perfect play to the end of the game.\n"
-             "  --threads N         search threads (default 1)\n"
-             "  --hash SIZE         table memory cap, e.g. 64M, 2G (default: 1M for an\n"
-             "                      endgame of <= 48 free segments, 8M up to 96, else 64M)\n"
-             "  --time-limit S      stop after S seconds and print what is proven (exit 1)\n"
-             "  --algo ab|pn        ab: alpha-beta (default); pn: proof-number search, the\n"
-             "                      value alone, one thread (--hash sizes its table)\n"
-             "  --svg FILE          draw the position with the line of perfect play\n"
-             "  --quiet             no progress lines on stderr\n"
-             "  --mpi               under mpirun: the first-turn classes dealt to the processes,\n"
-             "                      each solving its own with its own table (same values)\n"
-             "Ctrl-C prints what is proven so far and exits with status 1.\n");
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
-    double time_limit = 0;
+    pb_opts o;
     const char *algo = "ab";
-    if (take_time_limit(&argc, argv, &time_limit) || take_value(&argc, argv, "--algo", &algo)) return PB_EXIT_USAGE;
+    const pb_option options[] = {
+        PB_OPTS_FIELD(o),
+        PB_OPTS_RECORD(o),
+        PB_OPT_BATCH(o),
+        PB_OPT_THREADS(o, "search threads (default 1)"),
+        PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
+                         "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
+        PB_OPT_TIME_LIMIT(o, "stop after SECONDS and print what is proven (exit 3)"),
+        PB_OPT_TEXT("algo", "ab|pn", &algo, "ab: alpha-beta (default); pn: proof-number search,\n"
+                                             "the value alone on one thread (docs/solver.md)"),
+        PB_OPT_JSON(o),
+        PB_OPT_SVG(o, "draw the position with the line of perfect play"),
+        PB_OPT_QUIET(o),
+        PB_OPT_MPI(o, "under mpirun: the first-turn classes dealt to the processes,\n"
+                      "each solving its own with its own table (same values)"),
+        PB_OPT_END};
+    const pb_command cmd = {
+        "solve", "[options] [RECORD-FILE|-]",
+        "Solves the position reached by the game record (default: the start) exactly:\n"
+        "its value (win, draw or loss for the player to move, with perfect play), the\n"
+        "value of every first turn grouped into left-right mirror classes, a best turn\n"
+        "and a line of perfect play to the end of the game.\n"
+        "Ctrl-C prints what is proven so far and exits with status 3.\n",
+        options, 1};
+    int prc = pb_cli_parse(&cmd, argc, argv, &o);
+    if (prc != PB_CLI_GO) return prc;
     if (strcmp(algo, "ab") && strcmp(algo, "pn"))
         return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected ab or pn", algo);
-    pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
+    if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
+    double time_limit = o.time_limit;
     pb_field *f;
     pb_game g;
-    if (pb_cli_load(&o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    if (o.batch) {
+        prc = solve_batch(&o, f);
+        pb_field_free(f);
+        return prc;
+    }
     int rc = PB_EXIT_OK, rank = 0, nranks = 0;
 #ifdef PB_HAVE_MPI
     pb_cluster cl;
@@ -274,7 +328,9 @@ int cmd_solve(int argc, char **argv) {
         char buf[128];
         pb_game_result(&g, buf, sizeof buf);
         if (o.json) {
-            printf("{\"game_over\":true,\"result\":");
+            printf("{");
+            pb_cli_json_version_keys(stdout);
+            printf(",\"game_over\":true,\"result\":");
             pb_json_string(stdout, buf);
             printf("}\n");
         } else printf("the game is over: %s\n", buf);
@@ -282,13 +338,12 @@ int cmd_solve(int argc, char **argv) {
         goto end;
     }
     if (!strcmp(algo, "pn")) {
-        rc = o.mpi || o.svg ? pb_fail(PB_EXIT_USAGE, "--algo pn gives the value alone: no --mpi, no --svg")
-                            : solve_pn(&o, f, &g, time_limit);
+        rc = solve_pn(&o, f, &g);
         goto end;
     }
     pb_solve_opts so = {0};
     so.threads = o.threads > 0 ? o.threads : 1;
-    so.hash_bytes = o.hash ? (size_t)pb_parse_size(o.hash) : 0;
+    so.hash_bytes = o.memory ? (size_t)pb_parse_size(o.memory) : 0;
     so.time_limit = time_limit;
     so.stop = &solve_interrupted;
     so.progress = o.quiet ? NULL : stderr;
@@ -306,14 +361,15 @@ int cmd_solve(int argc, char **argv) {
         rc = pb_solve(f, &g.pos, &so, &r);
     sigaction(SIGINT, &old, NULL);
     if (rc) {
-        rc = rank ? PB_EXIT_FAIL
-                  : pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table (--hash %s)", o.hash ? o.hash : "");
+        rc = rank ? PB_EXIT_MEMORY
+                  : pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table (--memory %s)",
+                            o.memory ? o.memory : "default");
         goto end;
     }
     int status = PB_EXIT_OK;
     if (rank != 0) {
         /* Every process holds the whole result; rank 0 speaks. */
-        status = r.stopped ? PB_EXIT_FAIL : PB_EXIT_OK;
+        status = r.stopped ? PB_EXIT_STOPPED : PB_EXIT_OK;
         pb_solve_result_free(&r);
         rc = status;
         goto end;
@@ -323,9 +379,9 @@ int cmd_solve(int argc, char **argv) {
     if (o.svg) status = write_svg(&o, f, &r);
     if (r.stopped) {
         fflush(stdout);
-        pb_fail(PB_EXIT_FAIL, "stopped by %s before the end: %d of %d first-turn classes proven",
+        pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: %d of %d first-turn classes proven",
                 solve_interrupted ? "Ctrl-C" : "the time limit", r.nsolved_classes, r.nclasses);
-        status = PB_EXIT_FAIL;
+        if (status == PB_EXIT_OK) status = PB_EXIT_STOPPED;
     }
     pb_solve_result_free(&r);
     rc = status;

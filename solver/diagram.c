@@ -18,6 +18,7 @@
  *          a   b   c   d   e
  */
 #include "diagram.h"
+#include "strbuf.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -25,54 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a growable string ------------------------------------------------ */
+/* ---- a growable string: solver/strbuf.h, by short local names ------- */
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void sb_grow(sbuf *b, size_t need) {
-    if (b->n + need + 1 <= b->cap) return;
-    while (b->n + need + 1 > b->cap) b->cap = b->cap ? 2 * b->cap : 1024;
-    b->s = realloc(b->s, b->cap);
-    assert(b->s);
-}
-
-static void sb_puts(sbuf *b, const char *s) {
-    size_t k = strlen(s);
-    sb_grow(b, k);
-    memcpy(b->s + b->n, s, k + 1);
-    b->n += k;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    assert(k >= 0);
-    sb_grow(b, (size_t)k);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
-
-/* XML text content: escapes the three characters that could break a tag. */
-static void sb_xml(sbuf *b, const char *s) {
-    for (; *s; s++) {
-        if (*s == '&') sb_puts(b, "&amp;");
-        else if (*s == '<') sb_puts(b, "&lt;");
-        else if (*s == '>') sb_puts(b, "&gt;");
-        else if (*s == '"') sb_puts(b, "&quot;");
-        else {
-            char c[2] = {*s, 0};
-            sb_puts(b, c);
-        }
-    }
-}
+typedef pb_strbuf sbuf;
+#define sb_puts pb_strbuf_puts
+#define sb_printf pb_strbuf_printf
+#define sb_xml pb_strbuf_xml
 
 /* ---- facts shared by both pictures ------------------------------------ */
 

@@ -12,7 +12,7 @@ for args in "--field 2,4,4" "--field 2,4,4 --record c4-b5" "--rules hockey --fie
   pn=$("$pb" solve $args --algo pn --quiet --json | field "d['value']")
   ab=$("$pb" solve $args --algo ab --quiet --json | field "d['value']")
   check "solve $args: pn = ab" "$ab" "$pn"
-  check "solve $args: pn table 1K = default" "$pn" "$("$pb" solve $args --algo pn --hash 1K --quiet --json | field "d['value']")"
+  check "solve $args: pn table 1K = default" "$pn" "$("$pb" solve $args --algo pn --memory 1K --quiet --json | field "d['value']")"
 done
 
 t=$("$pb" solve --field 2,4,4 --algo pn --quiet)
@@ -26,6 +26,6 @@ check "--algo without value" 2 "$(status "$pb" solve --field 2,4,4 --algo)"
 check "--algo pn with --svg" 2 "$(status "$pb" solve --field 2,4,4 --algo pn --svg x.svg)"
 # A search stopped by its time limit says "unknown" and exits 1.
 "$pb" solve --field 2,8,10 --algo pn --time-limit 0.2 --quiet --json > out.json 2>/dev/null
-check "stopped: status" 1 "$?"
+check "stopped: status" 3 "$?"
 check "stopped: value" "unknown True" "$(field "d['value'], d['stopped']" < out.json)"
 finish
