@@ -7,29 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/strbuf.h"
 #include "diagram.h"
 #include "proofs.h"
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int w = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-        va_end(ap);
-        if (w >= 0 && (size_t)w < b->cap - b->n) {
-            b->n += (size_t)w;
-            return;
-        }
-        b->cap = 2 * b->cap + (size_t)(w > 0 ? w : 0);
-        b->s = realloc(b->s, b->cap);
-    }
-}
+/* The growable string of solver/strbuf.h, by short local names. */
+typedef pb_strbuf sbuf;
+#define put pb_strbuf_printf
 
 /* Cell (cx, cy) is playable iff its diagonal segment is legal. */
 static int cell_ok(const pb_field *f, int cx, int cy) {
@@ -38,7 +22,7 @@ static int cell_ok(const pb_field *f, int cx, int cy) {
 }
 
 char *pb_proofs_svg(const pb_field *f, const pb_game *g, const char *title) {
-    sbuf b = {malloc(4096), 0, 4096};
+    sbuf b = {0};
     const int s = 40, m = 40, top = 24;
     int wpx = (f->cols - 1) * s + 2 * m, hpx = (f->rows - 1) * s + 2 * m + top;
 #define PX(i) (m + pb_x(f, (i)) * s)
