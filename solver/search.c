@@ -930,10 +930,8 @@ int pb_reachable_segments(const pb_field *f, const pb_position *p) {
     return n;
 }
 
-/* The default table: small for endgames (a large sparse table costs page
- * faults that would dominate a millisecond answer), PB_SOLVE_DEFAULT_HASH
- * otherwise. */
-static size_t default_hash(const pb_field *f, const pb_position *p) {
+/* (search.h) */
+size_t pb_solve_default_hash(const pb_field *f, const pb_position *p) {
     int k = pb_reachable_segments(f, p);
     return k <= 48 ? (size_t)1 << 20 : k <= 96 ? (size_t)8 << 20 : PB_SOLVE_DEFAULT_HASH;
 }
@@ -945,7 +943,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     if (nthreads > 64) nthreads = 64;
     r->threads = nthreads;
     pb_tt tt;
-    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : default_hash(f, p), nthreads > 1)) return -1;
+    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p), nthreads > 1)) return -1;
     shared *sh = malloc(sizeof *sh);
     worker *ws = malloc(sizeof *ws * (size_t)nthreads);
     if (!sh || !ws || shared_init(sh, f, &tt, o->full_keys)) {

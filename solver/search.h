@@ -43,6 +43,11 @@ typedef struct pb_solve_opts {
 #define PB_SOLVE_DEFAULT_HASH ((size_t)64 << 20)
 #define PB_SOLVE_CLASS_BYTES ((size_t)64 << 20)
 
+/* The default table for solving p: small for endgames (a large sparse
+ * table costs page faults that would dominate a millisecond answer),
+ * PB_SOLVE_DEFAULT_HASH otherwise. */
+size_t pb_solve_default_hash(const pb_field *f, const pb_position *p);
+
 /* One first-turn class: the first turns (routes) that lead to the same
  * position or to left-right mirror images of it; they have one value. */
 typedef struct pb_solve_turn {

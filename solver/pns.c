@@ -1,0 +1,583 @@
+/* pns.c - depth-first proof-number search (API in pns.h).
+ *
+ * The model is the alpha-beta solver's (search.c): a node is a position,
+ * between turns or in the middle of one.  In book and hockey its children
+ * are the free segments at the ball: a bounce keeps the player to move, a
+ * stop passes the turn, a goal or a dead end is a leaf.  Triple is searched
+ * a ply at a time over pb_routes_foreach: normal moves chosen by the player
+ * to move, or the opponent's kick chains, chosen by the kicker; no ply at
+ * all is a finished draw.
+ *
+ * Questions.  One search answers "can player A reach at least t?" with t =
+ * win or t = draw (A's value >= t).  A node is an OR node when A chooses
+ * there (the player to move, or in triple the kicker) and an AND node
+ * otherwise; the chooser follows the position, not the depth, so a bounce
+ * child is of its parent's type and a stop child of the other type.  The
+ * value for the player to move is "win" if A = mover can win; otherwise
+ * "loss" where the rules have no draws (book; hockey with lost dead ends:
+ * every leaf is a goal or a lost dead end), else "draw" or "loss" by the
+ * second question "can the mover avoid losing?" (t = draw).
+ *
+ * Algorithm: df-pn (Nagai) with proof and disproof numbers pn, dn kept for
+ * the node's children in the node's frame (read from the table once when
+ * the node is expanded, then updated from what each child's search
+ * returns), thresholds with the 1+e trick of Pawlewicz and Lew (the best
+ * child may run until its number passes (1+e) times the second best, not
+ * just the second best plus one, which cuts the re-expansions when two
+ * children alternate), and weak proof numbers: at an OR node
+ * dn = max(children's dn) + (unsolved children - 1), at an AND node pn the
+ * same way.  The graph of positions is full of transpositions (different
+ * bounce orders reach the same mid-turn position; different turns the same
+ * position), so a sum counts routes, not positions, and grows without
+ * bound on shared subgraphs; the max does not (opts.sum restores the sum,
+ * for measurement).  All arithmetic saturates below PN_INF (2^62).
+ *
+ * Why the answer is exact, whatever the table size:
+ *  1. The game graph is acyclic (every step draws a segment) and a
+ *     position's value depends on the position alone, so a proof or
+ *     disproof of a position holds wherever the position is reached.
+ *  2. A node is proven (pn = 0) only when a child is a won leaf or a child
+ *     is proven, at an OR node, or every child is, at an AND node; and
+ *     disproven dually.  Leaves get their values from the rules (pb_step's
+ *     loser, pb_route's end).  So every pn = 0 / dn = 0 is a theorem.
+ *  3. The table stores whole positions (segment words, ball and player to
+ *     move; the hash only picks the bucket), like the alpha-beta table: an
+ *     entry answers only for a position equal to the one asked about.  A
+ *     proof is stored as a bound on the value for the player to move
+ *     (value >= t, or value <= t - 1, turned round when A is not to move),
+ *     bounds are merged by taking the tighter one, and a bound is read back
+ *     as proven only for a question it decides.  Unproven pn/dn guide the
+ *     search only: they carry the question they belong to and are ignored
+ *     for another.  Replacement loses numbers and bounds, never truth; a
+ *     tiny table costs time only.
+ *  4. A search cut short (time, node limit, stop flag) unwinds without
+ *     storing anything, and its answer is PB_UNKNOWN.
+ * The tests check the values against alpha-beta and the brute force of
+ * tests/ref_minimax.c, with a tiny and a large table.
+ *
+ * Termination: the graph is finite and acyclic; each search of a child
+ * returns with its pn or dn at least at the child's threshold, which is
+ * above the child's previous number, so the node's local numbers grow
+ * until the node passes its own threshold or is solved.
+ */
+#include "pns.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "triple.h"
+
+#define PN_INF ((uint64_t)1 << 62)
+#define WAYS 4
+#define POLL_MASK 1023
+
+/* The table: buckets of WAYS slots, each bucket a whole number of cache
+ * lines, aligned, so that a probe reads the first line and, on a hit, the
+ * slot's segment words:
+ *
+ *   line 0   meta[0..3]   bits  0..15  ball
+ *                         bit   16     player to move
+ *                         bit   17     in use
+ *                         bits 18..32  15 hash bits (a quick filter only)
+ *                         bits 33..34  lower bound on the value + 1
+ *                         bits 35..36  upper bound on the value + 1
+ *                         bits 37..39  question of pn/dn: valid | A << 1 | t << 2
+ *                         bits 40..63  work (expansions below, saturating)
+ *            num[0..3]    pn | dn << 32 for that question (saturating:
+ *                         stored numbers only guide the search)
+ *   then     seg[0..3]    each slot's drawn-segment bitset, nwords words
+ *
+ * A hit needs the meta's key bits (ball, player, hash bits) and all the
+ * segment words equal: the whole position. */
+#define M_KEY 0x1ffffffffULL
+#define M_USED (1ULL << 17)
+#define M_QUESTION (7ULL << 37)
+#define NUM_MAX 0xfffffffeULL
+
+typedef struct table {
+    int nwords;
+    size_t nbuckets, bytes, bucket_words;
+    void *raw;
+    uint64_t *slots;
+    uint64_t probes, hits, stores, replaced, used;
+} table;
+
+typedef struct pns {
+    const pb_field *f;
+    table tt;
+    int A, t, weak;         /* the question; weak or summed numbers */
+    int eps;                /* threshold slack in 1/1024, < 0: none */
+    uint64_t qbits;         /* the question's meta bits */
+    uint64_t nodes, steps, iterations, calls;
+    uint64_t root_pn, root_dn;
+    uint64_t node_limit;
+    double t0, deadline, next_report;
+    volatile sig_atomic_t *stop;
+    FILE *progress;
+    int stopped;
+} pns;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+    uint64_t s = a + b;
+    return s >= PN_INF - 1 ? PN_INF - 1 : s;
+}
+
+/* ---- the table ---- */
+
+static int table_init(table *t, const pb_field *f, size_t bytes) {
+    memset(t, 0, sizeof *t);
+    t->nwords = f->nwords;
+    t->bucket_words = (2 * WAYS + WAYS * (size_t)f->nwords + 7) / 8 * 8;
+    size_t bucket = t->bucket_words * sizeof(uint64_t);
+    t->nbuckets = bytes / bucket;
+    if (t->nbuckets < 1) t->nbuckets = 1;
+    if (t->nbuckets > 0xffffffffULL) t->nbuckets = 0xffffffffULL;
+    t->bytes = t->nbuckets * bucket;
+    /* calloc leaves large blocks as untouched zero pages: only the lines
+     * the search writes cost memory. */
+    t->raw = calloc(t->bytes + 64, 1);
+    if (!t->raw) return -1;
+    t->slots = (uint64_t *)(((uintptr_t)t->raw + 63) & ~(uintptr_t)63);
+    return 0;
+}
+
+static inline uint64_t *table_bucket(const table *t, uint64_t hash) {
+    /* The low 32 hash bits scaled to the bucket count (any count, not only
+     * powers of two); the meta's filter bits come from the top. */
+    return t->slots + (((hash & 0xffffffffULL) * t->nbuckets) >> 32) * t->bucket_words;
+}
+
+static inline void table_prefetch(const table *t, uint64_t hash) {
+    const uint64_t *b = table_bucket(t, hash);
+    __builtin_prefetch(b);
+    __builtin_prefetch(b + 8);
+}
+
+static inline uint64_t key_bits(int ball, int to_move, uint64_t hash) {
+    return (uint64_t)ball | (uint64_t)to_move << 16 | M_USED | (hash >> 49) << 18;
+}
+
+static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) { return b + 2 * WAYS + (size_t)w * (size_t)t->nwords; }
+
+/* The way holding exactly this position in bucket b, or -1. */
+static int table_find(table *t, uint64_t *b, const uint64_t *seg, uint64_t key) {
+    t->probes++;
+    for (int w = 0; w < WAYS; w++) {
+        if ((b[w] & M_KEY) != key) continue;
+        if (memcmp(slot_seg(t, b, w), seg, sizeof(uint64_t) * (size_t)t->nwords)) continue;
+        t->hits++;
+        return w;
+    }
+    return -1;
+}
+
+static inline int meta_lo(uint64_t m) { return (int)((m >> 33) & 3) - 1; }
+static inline int meta_hi(uint64_t m) { return (int)((m >> 35) & 3) - 1; }
+
+/* The numbers of a position for the current question: (0, INF) or
+ * (INF, 0) when the stored bounds decide it, the stored numbers when they
+ * belong to this question, else the initial guess: 1 to answer for the
+ * chooser, `moves` (its number of choices) against. */
+static void lookup(pns *s, const uint64_t *seg, int ball, int to_move, uint64_t hash, int moves, int or_node,
+                   uint64_t *pn, uint64_t *dn) {
+    table *t = &s->tt;
+    uint64_t *b = table_bucket(t, hash);
+    int w = table_find(t, b, seg, key_bits(ball, to_move, hash));
+    if (moves < 1) moves = 1;
+    *pn = or_node ? 1 : (uint64_t)moves;
+    *dn = or_node ? (uint64_t)moves : 1;
+    if (w < 0) return;
+    uint64_t m = b[w];
+    int lo = meta_lo(m), hi = meta_hi(m);
+    int alo = s->A == to_move ? lo : -hi, ahi = s->A == to_move ? hi : -lo;
+    if (alo >= s->t) *pn = 0, *dn = PN_INF;
+    else if (ahi < s->t) *pn = PN_INF, *dn = 0;
+    else if ((m & M_QUESTION) == s->qbits) *pn = b[WAYS + w] & 0xffffffffULL, *dn = b[WAYS + w] >> 32;
+}
+
+/* Records the numbers of p (a proof or disproof as a bound, see 3. above). */
+static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64_t work) {
+    table *t = &s->tt;
+    const int nw = t->nwords;
+    uint64_t key = key_bits(p->ball, p->to_move, p->hash);
+    uint64_t *b = table_bucket(t, p->hash);
+    int e = table_find(t, b, p->seg, key), lo = -1, hi = 1;
+    t->stores++;
+    if (e >= 0) {
+        lo = meta_lo(b[e]), hi = meta_hi(b[e]);
+    } else {
+        /* An empty way, else the one with the least work below it. */
+        for (int w = 0; w < WAYS; w++) {
+            if (!(b[w] & M_USED)) {
+                e = w;
+                break;
+            }
+            if (e < 0 || (b[w] >> 40) < (b[e] >> 40)) e = w;
+        }
+        if (b[e] & M_USED) t->replaced++;
+        else t->used++;
+        memcpy(slot_seg(t, b, e), p->seg, sizeof(uint64_t) * (size_t)nw);
+        b[e] = key;
+    }
+    int mine = s->A == p->to_move;
+    if (pn == 0) {
+        if (mine) lo = lo > s->t ? lo : s->t;
+        else hi = hi < -s->t ? hi : -s->t;
+    } else if (dn == 0) {
+        if (mine) hi = hi < s->t - 1 ? hi : s->t - 1;
+        else lo = lo > 1 - s->t ? lo : 1 - s->t;
+    }
+    uint64_t oldwork = b[e] >> 40;
+    if (work > 0xffffffULL) work = 0xffffffULL;
+    if (oldwork > work) work = oldwork;
+    uint64_t m = (b[e] & M_KEY) | (uint64_t)(lo + 1) << 33 | (uint64_t)(hi + 1) << 35 | work << 40;
+    if (pn != 0 && dn != 0) {
+        m |= s->qbits;
+        b[WAYS + e] = (pn < NUM_MAX ? pn : NUM_MAX) | (dn < NUM_MAX ? dn : NUM_MAX) << 32;
+    } else m |= b[e] & M_QUESTION;
+    b[e] = m;
+}
+
+/* ---- polling ---- */
+
+static void poll(pns *s) {
+    double now = now_s();
+    if (s->stop && *s->stop) s->stopped = 3;
+    else if (s->deadline > 0 && now > s->deadline) s->stopped = 1;
+    if (s->progress && now >= s->next_report) {
+        s->next_report = now + 2.0;
+        double el = now - s->t0;
+        fprintf(s->progress, "pns: %.1f s, %llu nodes, %.2fM nodes/s, question %s %s, root pn %llu dn %llu, table %.1f%% used\n",
+                el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0,
+                s->t ? "win" : "avoid loss", s->A == PB_TOP ? "top" : "bottom", (unsigned long long)s->root_pn,
+                (unsigned long long)s->root_dn,
+                100.0 * (double)s->tt.used / (double)(s->tt.nbuckets * WAYS));
+        fflush(s->progress);
+    }
+}
+
+/* ---- a node's children ---- */
+
+typedef struct kid {
+    uint64_t pn, dn;
+    int idx;          /* book/hockey: the direction; triple: the child's index */
+} kid;
+
+/* The node's numbers from its children's (OR: A chooses). */
+static void combine(const pns *s, const kid *k, int n, int or_node, uint64_t *pn, uint64_t *dn) {
+    uint64_t best = PN_INF, acc = 0, mx = 0;
+    int cnt = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t a = or_node ? k[i].pn : k[i].dn, b = or_node ? k[i].dn : k[i].pn;
+        if (a < best) best = a;
+        if (b == 0) continue;
+        cnt++;
+        acc = sat_add(acc, b);
+        if (b > mx) mx = b;
+    }
+    uint64_t other = best == 0 ? PN_INF : cnt == 0 ? 0 : s->weak ? sat_add(mx, (uint64_t)(cnt - 1)) : acc;
+    if (or_node) *pn = best, *dn = other;
+    else *dn = best, *pn = other;
+}
+
+/* The child to search next and its thresholds, given the node's
+ * thresholds and numbers (see the top of the file). */
+static int select_kid(const pns *s, const kid *k, int n, int or_node, uint64_t thpn, uint64_t thdn,
+                      uint64_t pn, uint64_t dn, uint64_t *cpn, uint64_t *cdn) {
+    int c = -1, cnt = 0;
+    uint64_t b1 = PN_INF + 1, b2 = PN_INF;
+    for (int i = 0; i < n; i++) {
+        uint64_t a = or_node ? k[i].pn : k[i].dn, b = or_node ? k[i].dn : k[i].pn;
+        cnt += b != 0;
+        if (a < b1) b2 = b1, b1 = a, c = i;
+        else if (a < b2) b2 = a;
+    }
+    if (b2 > PN_INF) b2 = PN_INF;
+    /* The best child's own threshold: past the second best by the slack. */
+    uint64_t th1 = b2 >= PN_INF / 2 ? PN_INF : b2 + 1 + (s->eps > 0 ? (b2 * (uint64_t)s->eps) >> 10 : 0);
+    /* Its other number: enough to push the node's past its threshold. */
+    uint64_t nth = or_node ? thdn : thpn, nown = or_node ? dn : pn, kown = or_node ? k[c].dn : k[c].pn;
+    uint64_t th2 = s->weak ? nth - (uint64_t)(cnt - 1) : nth - (nown - kown);
+    uint64_t th = or_node ? thpn : thdn;
+    if (th1 > th) th1 = th;
+    if (or_node) *cpn = th1, *cdn = th2;
+    else *cdn = th1, *cpn = th2;
+    return c;
+}
+
+/* A leaf's numbers: its value for A against t. */
+static void leaf(const pns *s, int loser, uint64_t *pn, uint64_t *dn) {
+    int v = loser == PB_NOBODY ? PB_DRAW : loser == s->A ? PB_LOSS : PB_WIN;
+    if (v >= s->t) *pn = 0, *dn = PN_INF;
+    else *pn = PN_INF, *dn = 0;
+}
+
+/* ---- book and hockey: single steps ---- */
+
+/* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
+ * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
+ * restored on return. */
+static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int ply, uint64_t *opn, uint64_t *odn) {
+    const pb_field *f = s->f;
+    const int ball = p->ball, or_node = p->to_move == s->A;
+    if ((++s->calls & POLL_MASK) == 0) poll(s);
+    if (s->node_limit && s->nodes >= s->node_limit) s->stopped = 2;
+    if (s->stopped) return;
+    const uint64_t n0 = s->nodes++;
+    /* Prefetch every child's bucket before the first probe. */
+    for (int d = 0; d < 8; d++) {
+        int sg = f->seg[ball][d];
+        if (sg < 0 || pb_drawn(p, sg)) continue;
+        int to = pb_step_to(f, ball, d);
+        uint64_t h = p->hash ^ f->zobrist_seg[sg] ^ f->zobrist_ball[ball] ^ f->zobrist_ball[to];
+        if (!pb_occupied(f, p, to)) h ^= f->zobrist_top;
+        table_prefetch(&s->tt, h);
+    }
+    kid k[8];
+    int score[8], n = 0;
+    uint64_t pn = 1, dn = 1;
+    for (int d = 0; d < 8; d++) {
+        if (!pb_free(f, p, ball, d)) continue;
+        pb_undo u;
+        int loser;
+        uint64_t cp, cd;
+        int fwd = p->to_move == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
+        pb_step_result r = pb_step(f, p, d, &u, &loser);
+        s->steps++;
+        int bounce = r == PB_STEP_BOUNCE;
+        if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) leaf(s, loser, &cp, &cd);
+        else lookup(s, p->seg, p->ball, p->to_move, p->hash, f->degree0[p->ball] - p->deg[p->ball],
+                    p->to_move == s->A, &cp, &cd);
+        pb_unstep(f, p, &u);
+        /* A child that decides the node decides it now. */
+        if ((or_node && cp == 0) || (!or_node && cd == 0)) {
+            pn = or_node ? 0 : PN_INF, dn = or_node ? PN_INF : 0;
+            n = -1;
+            break;
+        }
+        /* Bounces first (the mover keeps the ball), then forward steps:
+         * the order that breaks ties between equal numbers. */
+        int sc = bounce * 8 + fwd, j = n++;
+        while (j > 0 && score[j - 1] < sc) k[j] = k[j - 1], score[j] = score[j - 1], j--;
+        k[j].pn = cp, k[j].dn = cd, k[j].idx = d, score[j] = sc;
+    }
+    if (n >= 0) {
+        for (;;) {
+            combine(s, k, n, or_node, &pn, &dn);
+            if (ply == 0) s->root_pn = pn, s->root_dn = dn;
+            if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
+            uint64_t cth_pn, cth_dn;
+            int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
+            pb_undo u;
+            int loser;
+            pb_step(f, p, k[c].idx, &u, &loser);
+            s->steps++;
+            if (ply == 0) s->iterations++;
+            mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
+            pb_unstep(f, p, &u);
+            if (s->stopped) return;
+        }
+    }
+    store(s, p, pn, dn, s->nodes - n0);
+    *opn = pn, *odn = dn;
+}
+
+/* ---- triple: whole plies ---- */
+
+typedef struct ply_list {
+    pns *s;
+    int nw, n, cap, chooser, decided;
+    uint64_t *keys;      /* per child: nwords segment words + ball | to_move << 16 */
+    uint64_t *hash;
+    kid *k;
+    int or_node;
+} ply_list;
+
+static int collect_ply(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    ply_list *c = ctx;
+    pns *s = c->s;
+    (void)f;
+    s->steps++;
+    if (c->chooser < 0) c->chooser = r->mover, c->or_node = r->mover == s->A;
+    uint64_t cp, cd;
+    if (r->end != PB_END_NONE) leaf(s, r->loser, &cp, &cd);
+    else lookup(s, after->seg, after->ball, after->to_move, after->hash, 1, 1, &cp, &cd);
+    if ((c->or_node && cp == 0) || (!c->or_node && cd == 0)) {
+        c->decided = 1;
+        return 1;
+    }
+    if (r->end != PB_END_NONE) return 0; /* a leaf lost for the chooser: never chosen */
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 32;
+        c->keys = realloc(c->keys, sizeof(uint64_t) * (size_t)(c->nw + 1) * (size_t)c->cap);
+        c->hash = realloc(c->hash, sizeof(uint64_t) * (size_t)c->cap);
+        c->k = realloc(c->k, sizeof(kid) * (size_t)c->cap);
+        if (!c->keys || !c->hash || !c->k) abort();
+    }
+    uint64_t *key = c->keys + (size_t)(c->nw + 1) * (size_t)c->n;
+    memcpy(key, after->seg, sizeof(uint64_t) * (size_t)c->nw);
+    key[c->nw] = (uint64_t)after->ball | (uint64_t)after->to_move << 16;
+    c->hash[c->n] = after->hash;
+    c->k[c->n].pn = cp, c->k[c->n].dn = cd, c->k[c->n].idx = c->n;
+    c->n++;
+    return 0;
+}
+
+/* Different routes often reach the same position: one child each (the
+ * children sorted by hash, equal keys within a run of equal hashes). */
+typedef struct hash_index {
+    uint64_t hash;
+    int i;
+} hash_index;
+
+static int by_hash(const void *a, const void *b) {
+    const hash_index *x = a, *y = b;
+    return x->hash < y->hash ? -1 : x->hash > y->hash ? 1 : x->i - y->i;
+}
+
+static void drop_repeats(ply_list *c) {
+    if (c->n < 2) return;
+    hash_index *h = malloc(sizeof *h * (size_t)c->n);
+    kid *k = malloc(sizeof *k * (size_t)c->n);
+    if (!h || !k) abort();
+    for (int i = 0; i < c->n; i++) h[i].hash = c->hash[i], h[i].i = i;
+    qsort(h, (size_t)c->n, sizeof *h, by_hash);
+    const size_t kw = (size_t)c->nw + 1;
+    int m = 0;
+    for (int a = 0; a < c->n; a++) {
+        int seen = 0;
+        for (int b = a - 1; b >= 0 && h[b].hash == h[a].hash && !seen; b--)
+            seen = !memcmp(c->keys + kw * (size_t)h[a].i, c->keys + kw * (size_t)h[b].i, sizeof(uint64_t) * kw);
+        if (!seen) k[m++] = c->k[h[a].i];
+    }
+    memcpy(c->k, k, sizeof *k * (size_t)m);
+    c->n = m;
+    free(k);
+    free(h);
+}
+
+static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int ply, uint64_t *opn, uint64_t *odn) {
+    const pb_field *f = s->f;
+    if ((++s->calls & POLL_MASK) == 0) poll(s);
+    if (s->node_limit && s->nodes >= s->node_limit) s->stopped = 2;
+    if (s->stopped) return;
+    const uint64_t n0 = s->nodes++;
+    ply_list c = {s, f->nwords, 0, 0, -1, 0, NULL, NULL, NULL, 0};
+    long nroutes = pb_routes_foreach(f, p, collect_ply, &c);
+    uint64_t pn, dn;
+    if (nroutes == 0) { /* stuck, and no kick: a finished draw */
+        leaf(s, PB_NOBODY, &pn, &dn);
+    } else if (c.decided) {
+        pn = c.or_node ? 0 : PN_INF, dn = c.or_node ? PN_INF : 0;
+    } else {
+        drop_repeats(&c);
+        pb_position *q = malloc(sizeof *q);
+        if (!q) abort();
+        for (;;) {
+            combine(s, c.k, c.n, c.or_node, &pn, &dn);
+            if (ply == 0) s->root_pn = pn, s->root_dn = dn;
+            if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
+            uint64_t cth_pn, cth_dn;
+            int i = select_kid(s, c.k, c.n, c.or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
+            const uint64_t *key = c.keys + (size_t)(c.nw + 1) * (size_t)c.k[i].idx;
+            memcpy(q->seg, key, sizeof(uint64_t) * (size_t)c.nw);
+            q->ball = (int16_t)(key[c.nw] & 0xffff);
+            q->to_move = (uint8_t)(key[c.nw] >> 16);
+            pb_position_refresh(f, q);
+            if (ply == 0) s->iterations++;
+            mid_turns(s, q, cth_pn, cth_dn, ply + 1, &c.k[i].pn, &c.k[i].dn);
+            if (s->stopped) break;
+        }
+        free(q);
+    }
+    free(c.keys);
+    free(c.hash);
+    free(c.k);
+    if (s->stopped) return;
+    store(s, p, pn, dn, s->nodes - n0);
+    *opn = pn, *odn = dn;
+}
+
+/* ---- the root ---- */
+
+/* Is "A reaches at least t" true at p?  1 yes, 0 no, -1 stopped. */
+static int ask(pns *s, pb_position *p, int A, int t) {
+    s->A = A, s->t = t;
+    s->qbits = (1ULL | (uint64_t)A << 1 | (uint64_t)t << 2) << 37;
+    uint64_t pn = 1, dn = 1;
+    if (s->f->spec.rules == PB_RULES_TRIPLE) mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn);
+    else mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
+    if (s->stopped) return -1;
+    s->root_pn = pn, s->root_dn = dn;
+    return pn == 0 ? 1 : 0;
+}
+
+const char *pb_pns_stop_name(int stopped) {
+    return stopped == 1 ? "time limit" : stopped == 2 ? "node limit" : stopped == 3 ? "stop flag"
+         : stopped == 4 ? "memory" : "";
+}
+
+int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st) {
+    pns *s = calloc(1, sizeof *s);
+    pb_pns_stats local;
+    if (!st) st = &local;
+    memset(st, 0, sizeof *st);
+    if (!s) {
+        st->stopped = 4;
+        return PB_UNKNOWN;
+    }
+    s->f = f;
+    s->weak = !o->sum;
+    s->eps = o->epsilon == 0 ? 1024 : o->epsilon;
+    s->node_limit = o->node_limit;
+    s->stop = o->stop;
+    s->progress = o->progress;
+    s->t0 = now_s();
+    s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
+    s->next_report = s->t0 + 2.0;
+    int value = PB_UNKNOWN;
+    pb_position *q = malloc(sizeof *q);
+    if (!q || table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, p))) {
+        st->stopped = 4;
+        free(q);
+        free(s->tt.raw);
+        free(s);
+        return PB_UNKNOWN;
+    }
+    *q = *p;
+    /* Draws exist in triple and in hockey with drawn dead ends; elsewhere
+     * every leaf is a win or a loss, so "cannot win" means "loses". */
+    int draws = f->spec.rules == PB_RULES_TRIPLE ||
+                (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW);
+    int me = p->to_move, yes = ask(s, q, me, PB_WIN);
+    st->questions = 1;
+    if (yes == 1) value = PB_WIN;
+    else if (yes == 0 && !draws) value = PB_LOSS;
+    else if (yes == 0) {
+        st->questions = 2;
+        yes = ask(s, q, me, PB_DRAW);
+        if (yes >= 0) value = yes ? PB_DRAW : PB_LOSS;
+    }
+    st->nodes = s->nodes;
+    st->steps = s->steps;
+    st->iterations = s->iterations;
+    st->root_pn = s->root_pn, st->root_dn = s->root_dn;
+    st->table_bytes = s->tt.bytes;
+    st->table_slots = s->tt.nbuckets * WAYS;
+    st->peak_used = s->tt.used;
+    st->probes = s->tt.probes, st->hits = s->tt.hits;
+    st->stores = s->tt.stores, st->replaced = s->tt.replaced;
+    st->seconds = now_s() - s->t0;
+    st->stopped = s->stopped;
+    free(q);
+    free(s->tt.raw);
+    free(s);
+    return value;
+}

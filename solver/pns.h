@@ -1,0 +1,54 @@
+/* pns.h - the value of a position by depth-first proof-number search
+ * (df-pn), a second exact method beside the alpha-beta of search.h.
+ *
+ * The search answers yes/no questions "can player A reach at least t?"
+ * (t = win, or t = draw: "can A avoid losing?").  The value of a position
+ * for its player to move takes one question where the rules have no draws
+ * (book, hockey with lost dead ends) and at most two where they have them.
+ * The algorithm, the table and the argument that the answers are exact are
+ * at the top of pns.c and in docs/solver.md.
+ */
+#ifndef PB_PNS_H
+#define PB_PNS_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "search.h"
+
+typedef struct pb_pns_opts {
+    size_t table_bytes;              /* table memory cap; 0 = as alpha-beta's
+                                        (pb_solve_default_hash) */
+    double time_limit;               /* seconds; 0 = none */
+    uint64_t node_limit;             /* expanded nodes; 0 = none */
+    volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
+    FILE *progress;                  /* progress lines every ~2 s; NULL = none */
+    int sum;                         /* sum children's numbers (classic df-pn)
+                                        instead of the weak max + count - 1 */
+    int epsilon;                     /* threshold slack in 1/1024 (the 1+e trick);
+                                        0 = 1024 (e = 1), negative = none */
+} pb_pns_opts;
+
+typedef struct pb_pns_stats {
+    uint64_t nodes;        /* expansions: calls of the recursive search */
+    uint64_t steps;        /* single steps (book, hockey) or plies (triple) made */
+    uint64_t iterations;   /* children searched from the root's loop */
+    int questions;         /* yes/no questions asked (1 or 2) */
+    uint64_t root_pn, root_dn; /* of the last question when it stopped */
+    size_t table_bytes, table_slots;
+    size_t peak_used;      /* slots ever filled (stores into empty slots) */
+    uint64_t probes, hits, stores, replaced;
+    double seconds;
+    int stopped;           /* 1 time, 2 node limit, 3 stop flag, 4 memory */
+} pb_pns_stats;
+
+/* The value of p (a position where the game goes on) for its player to
+ * move: PB_WIN, PB_DRAW or PB_LOSS, or PB_UNKNOWN when stopped (st->stopped
+ * says why).  st may be NULL. */
+int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st);
+
+/* "time limit", "node limit", "stop flag", "memory" or "" for st->stopped. */
+const char *pb_pns_stop_name(int stopped);
+
+#endif

@@ -1,0 +1,230 @@
+/* test_pns.c - proof-number search (solver/pns.c) against the brute force
+ * of tests/ref_minimax.c and against alpha-beta (pb_solve): starts and
+ * random positions of every rule set, both dead-end options, a tiny and a
+ * large table, weak and summed numbers, with and without the 1+e slack;
+ * and a search stopped early answers "unknown", never a wrong value. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pns.h"
+#include "random_play.h"
+#include "ref_minimax.h"
+#include "test_support.h"
+
+#define REF_BUDGET 3000000ULL
+
+static int pn_value(const pb_field *f, const pb_position *p, size_t table, int sum, int eps) {
+    pb_pns_opts o = {0};
+    o.table_bytes = table;
+    o.sum = sum;
+    o.epsilon = eps;
+    pb_pns_stats st;
+    int v = pb_pns_value(f, p, &o, &st);
+    assert_int_equal(st.stopped, 0);
+    assert_true(v == PB_WIN || v == PB_DRAW || v == PB_LOSS);
+    return v;
+}
+
+/* The alpha-beta value (search.c, value only). */
+static int ab_value(const pb_field *f, const pb_position *p) {
+    pb_solver *s = pb_solver_new(f, (size_t)4 << 20);
+    assert_non_null(s);
+    int v = pb_solver_value(s, p);
+    pb_solver_free(s);
+    return v;
+}
+
+/* pn (in four variants and two table sizes) equals want. */
+static void check_pn(const pb_field *f, const pb_position *p, int want, const char *what) {
+    static const struct { size_t table; int sum, eps; } variants[] = {
+        {1 << 10, 0, 0}, {(size_t)16 << 20, 0, 0}, {1 << 14, 1, 0}, {(size_t)16 << 20, 1, -1}, {1 << 12, 0, -1}};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        int v = pn_value(f, p, variants[i].table, variants[i].sum, variants[i].eps);
+        if (v != want) {
+            char d[128];
+            fail_msg("%s: pn (table %zu, sum %d, eps %d) says %s, %s says %s", pb_field_describe(f, d, sizeof d),
+                     variants[i].table, variants[i].sum, variants[i].eps, pb_value_name(v), what, pb_value_name(want));
+        }
+    }
+}
+
+static void starts(pb_rules rules, int g, int w, int l, int s, pb_dead_end de) {
+    pb_field *f = ts_field(rules, g, w, l, s, de);
+    pb_position p;
+    for (int first = 0; first < 2; first++) {
+        pb_position_start(f, &p, first);
+        int ref = pb_ref_minimax_value(f, &p, REF_BUDGET);
+        if (ref == PB_UNKNOWN) {
+            char d[128];
+            fail_msg("%s: beyond the brute force's budget", pb_field_describe(f, d, sizeof d));
+        }
+        check_pn(f, &p, ref, "the brute force");
+        assert_int_equal(ab_value(f, &p), ref);
+    }
+    pb_field_free(f);
+}
+
+static void test_starts(void **state) {
+    (void)state;
+    starts(PB_RULES_BOOK, 2, 2, 2, 0, 0);
+    starts(PB_RULES_BOOK, 2, 2, 4, 0, 0);
+    starts(PB_RULES_BOOK, 2, 4, 2, 0, 0);
+    for (int de = 0; de < 2; de++) {
+        starts(PB_RULES_HOCKEY, 2, 2, 2, 0, de);
+        starts(PB_RULES_HOCKEY, 2, 2, 4, 0, de);
+        starts(PB_RULES_HOCKEY, 2, 2, 4, 1, de);
+        starts(PB_RULES_HOCKEY, 2, 4, 4, 1, de);
+    }
+    starts(PB_RULES_TRIPLE, 2, 2, 2, 0, 0);
+    starts(PB_RULES_TRIPLE, 2, 2, 4, 0, 0);
+    starts(PB_RULES_TRIPLE, 2, 4, 4, 0, 0);
+}
+
+/* `want` random positions (after 2 .. turns + 1 turns; late hockey
+ * positions on tiny fields have too many routes to pick one) within the
+ * brute force's reach: pn equals the
+ * brute force and alpha-beta.  Returns the values seen as bits (loss 1,
+ * draw 2, win 4), so that a caller can insist on a varied sample. */
+static int random_positions(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, int want, int turns, uint64_t seed) {
+    pb_field *f = ts_field(rules, g, w, l, s, de);
+    pb_position p;
+    int checked = 0, seen = 0;
+    for (int k = 0; k < 400 && checked < want; k++) {
+        random_position(f, &p, 2 + (int)(lcg(&seed) % (uint32_t)turns), &seed);
+        if (pb_routes_foreach(f, &p, NULL, NULL) <= 0) continue;
+        int ref = pb_ref_minimax_value(f, &p, REF_BUDGET);
+        if (ref == PB_UNKNOWN) continue;
+        check_pn(f, &p, ref, "the brute force");
+        assert_int_equal(ab_value(f, &p), ref);
+        seen |= 1 << (ref + 1);
+        checked++;
+    }
+    char d[128];
+    if (checked < want) fail_msg("%s: only %d positions within the brute force's reach", pb_field_describe(f, d, sizeof d), checked);
+    pb_field_free(f);
+    return seen;
+}
+
+static void test_book_random(void **state) {
+    (void)state;
+    int seen = random_positions(PB_RULES_BOOK, 2, 4, 4, 0, 0, 8, 40, 101);
+    seen |= random_positions(PB_RULES_BOOK, 2, 4, 6, 0, 0, 8, 40, 102);
+    seen |= random_positions(PB_RULES_BOOK, 2, 6, 8, 0, 0, 8, 40, 103);
+    assert_int_equal(seen, 5);
+}
+
+static void test_hockey_random(void **state) {
+    (void)state;
+    for (int de = 0; de < 2; de++) {
+        int seen = random_positions(PB_RULES_HOCKEY, 2, 4, 4, 1, de, 8, 12, 21 + (uint64_t)de);
+        seen |= random_positions(PB_RULES_HOCKEY, 2, 4, 6, 0, de, 8, 24, 23 + (uint64_t)de);
+        seen |= random_positions(PB_RULES_HOCKEY, 2, 6, 8, 1, de, 8, 40, 25 + (uint64_t)de);
+        if (de == PB_DEAD_END_DRAW) assert_true((seen & 2) && (seen & 5));
+        else assert_int_equal(seen, 5);
+    }
+}
+
+static void test_triple_random(void **state) {
+    (void)state;
+    int seen = random_positions(PB_RULES_TRIPLE, 2, 4, 6, 0, 0, 8, 40, 31);
+    seen |= random_positions(PB_RULES_TRIPLE, 2, 6, 8, 0, 0, 8, 40, 32);
+    seen |= random_positions(PB_RULES_TRIPLE, 2, 4, 4, 0, 0, 8, 40, 33);
+    assert_true((seen & 1) && (seen & 4));
+}
+
+/* Beyond the brute force: pn against alpha-beta on starts and early
+ * positions of the small fields. */
+static void test_against_alpha_beta(void **state) {
+    (void)state;
+    static const pb_field_spec specs[] = {
+        {PB_RULES_BOOK, 2, 4, 4, 0, 0},   {PB_RULES_HOCKEY, 2, 4, 6, 1, 0}, {PB_RULES_HOCKEY, 2, 4, 6, 1, 1},
+        {PB_RULES_HOCKEY, 2, 4, 6, 0, 0}, {PB_RULES_TRIPLE, 2, 4, 6, 0, 0}, {PB_RULES_BOOK, 2, 6, 8, 0, 0}};
+    uint64_t seed = 131;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        const pb_field_spec *sp = &specs[i];
+        pb_field *f = ts_field(sp->rules, sp->goal, sp->width, sp->length, sp->setback, sp->dead_end);
+        pb_position p;
+        int late = sp->width * sp->length > 30;
+        for (int k = 0; k < 4; k++) {
+            if (late) random_position(f, &p, 24 + 2 * k, &seed);
+            else if (k < 2) pb_position_start(f, &p, k);
+            else random_position(f, &p, k - 1, &seed);
+            if (pb_routes_foreach(f, &p, NULL, NULL) <= 0) continue;
+            int ab = ab_value(f, &p);
+            assert_int_equal(pn_value(f, &p, (size_t)16 << 20, 0, 0), ab);
+            assert_int_equal(pn_value(f, &p, 1 << 12, 0, 0), ab);
+        }
+        pb_field_free(f);
+    }
+}
+
+/* Cut short at any point, the search says "unknown" with the reason, or
+ * the right value: never a wrong one. */
+static void test_stopped(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_HOCKEY, 2, 4, 6, 0, PB_DEAD_END_DRAW);
+    pb_position p;
+    pb_position_start(f, &p, PB_BOTTOM);
+    int want = ab_value(f, &p), unknown = 0;
+    for (uint64_t limit = 1; limit < ((uint64_t)1 << 22); limit *= 4) {
+        pb_pns_opts o = {0};
+        o.node_limit = limit;
+        o.table_bytes = 1 << 16;
+        pb_pns_stats st;
+        int v = pb_pns_value(f, &p, &o, &st);
+        if (v == PB_UNKNOWN) {
+            assert_int_equal(st.stopped, 2);
+            assert_true(st.nodes <= limit);
+            assert_string_equal(pb_pns_stop_name(st.stopped), "node limit");
+            unknown++;
+        } else {
+            assert_int_equal(v, want);
+            assert_int_equal(st.stopped, 0);
+        }
+    }
+    assert_true(unknown > 0 && unknown < 11);
+    volatile sig_atomic_t stop = 1;
+    pb_pns_opts o = {0};
+    o.stop = &stop;
+    pb_pns_stats st;
+    /* The flag is seen at the first poll, long before the answer. */
+    pb_field *g = ts_field(PB_RULES_BOOK, 2, 6, 8, 0, 0);
+    pb_position_start(g, &p, PB_BOTTOM);
+    assert_int_equal(pb_pns_value(g, &p, &o, &st), PB_UNKNOWN);
+    assert_int_equal(st.stopped, 3);
+    pb_field_free(g);
+    pb_field_free(f);
+}
+
+/* A hand-checked position: Bottom to move next to Top's open goal
+ * scores at once, so pn proves a win with a single expansion. */
+static void test_goal_at_once(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 4, 4, 0, 0);
+    pb_position p;
+    pb_position_start(f, &p, PB_BOTTOM);
+    pb_set_ball(f, &p, ts_node(f, "c6"));
+    pb_pns_opts o = {0};
+    pb_pns_stats st;
+    assert_int_equal(pb_pns_value(f, &p, &o, &st), PB_WIN);
+    assert_int_equal(st.nodes, 1);
+    assert_int_equal(st.questions, 1);
+    pb_field_free(f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_goal_at_once),  cmocka_unit_test(test_starts),
+        cmocka_unit_test(test_book_random),   cmocka_unit_test(test_hockey_random),
+        cmocka_unit_test(test_triple_random), cmocka_unit_test(test_against_alpha_beta),
+        cmocka_unit_test(test_stopped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
