@@ -4,6 +4,7 @@
 #ifndef PB_CLI_H
 #define PB_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "../solver/game.h"
@@ -33,6 +34,7 @@ typedef struct pb_opts {
     int threads;          /* 0: not given */
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
     int mpi;              /* --mpi: the cluster mode (cli/cluster.h) */
+    int match;            /* --match: triple match play (cli/match.c) */
     const char *svg, *memory, *claim, *checkpoint, *out;
     double time_limit;    /* seconds; 0: none */
     int nargs;
@@ -104,6 +106,9 @@ int pb_opt_first(void *o, const char *name, const char *value);
 #define PB_OPT_CHECKPOINT(o, hl) PB_OPT_TEXT("checkpoint", "DIR", &(o).checkpoint, hl)
 #define PB_OPT_RESUME(o, hl) PB_OPT_FLAG("resume", &(o).resume, hl)
 #define PB_OPT_MPI(o, hl) PB_OPT_FLAG("mpi", &(o).mpi, hl)
+#define PB_OPT_MATCH(o)                                                                                          \
+    PB_OPT_FLAG("match", &(o).match, "triple: match play, a goal is counted and play goes on from\n"             \
+                                     "the centre (docs/match.md)")
 /* The memory budget: --memory, with --hash kept as a hidden alias. */
 #define PB_OPT_MEMORY(o, hl)                                                                                     \
     {.name = "memory", .value = "SIZE", .help = hl, .kind = PB_ARG_SIZE, .target = &(o).memory},                 \
@@ -201,5 +206,14 @@ int cmd_prove(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tb(int argc, char **argv);
 
+
+/* --match (cli/match.c): the match versions of solve, moves, perft and
+ * enumerate, given the loaded match game g.  Each returns the exit status. */
+int pb_cli_match_solve(const pb_opts *o, const pb_field *f, const pb_game *g, volatile sig_atomic_t *stop);
+int pb_cli_match_moves(const pb_opts *o, const pb_field *f, pb_game *g);
+int pb_cli_match_perft(const pb_opts *o, const pb_field *f, pb_game *g);
+int pb_cli_match_enumerate(const pb_opts *o, const pb_field *f, pb_game *g);
+/* Loads o's field and match game, runs fn on them, frees them. */
+int pb_cli_match_run(const pb_opts *o, int (*fn)(const pb_opts *o, const pb_field *f, pb_game *g));
 
 #endif

@@ -231,6 +231,7 @@ int cmd_enumerate(int argc, char **argv) {
         PB_OPT_QUIET(o),
         PB_OPT_MPI(o, "under mpirun: spread the positions over the processes (the\n"
                       "same output; --memory per process; no checkpoint)"),
+        PB_OPT_MATCH(o),
         PB_OPT_END};
     const pb_command cmd = {
         "enumerate", "[options] [RECORD-FILE|-]",
@@ -251,6 +252,10 @@ int cmd_enumerate(int argc, char **argv) {
     rc = PB_EXIT_OK;
     if (o.csv && o.json) {
         rc = pb_fail(PB_EXIT_USAGE, "--csv and --json exclude each other");
+        goto out;
+    }
+    if (o.match) {
+        rc = pb_cli_match_enumerate(&o, f, &g);
         goto out;
     }
     if (g.end != PB_END_NONE) {

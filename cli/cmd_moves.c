@@ -108,7 +108,7 @@ static int list_moves(void *ctx, const pb_field *f, pb_game *g, int line) {
 
 int cmd_moves(int argc, char **argv) {
     pb_opts o;
-    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o), PB_OPT_JSON(o), PB_OPT_MATCH(o), PB_OPT_END};
     const pb_command cmd = {"moves", "[options] [RECORD-FILE|-]",
                             "Lists every legal turn (route) from the position reached by the game record\n"
                             "(default: the start), with its outcome: stop, goal, own goal, dead end.\n"
@@ -117,5 +117,6 @@ int cmd_moves(int argc, char **argv) {
                             options, 1};
     int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
+    if (o.match) return pb_cli_match_run(&o, pb_cli_match_moves);
     return pb_cli_each_position(&o, list_moves, &o);
 }

@@ -165,7 +165,7 @@ int cmd_perft(int argc, char **argv) {
                     "also positions(d), the distinct positions after d turns where the game\n"
                     "goes on (breadth-first: every position of a depth is kept)"),
         PB_OPT_FLAG("divide", &po.divide, "perft(D) for each first turn, then their total"),
-        PB_OPT_JSON(*o), PB_OPT_END};
+        PB_OPT_JSON(*o), PB_OPT_MATCH(*o), PB_OPT_END};
     const pb_command cmd = {"perft", "[options] [RECORD-FILE|-]",
                             "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
                             "exactly d turns from the position, and finished(d), those whose last turn ends\n"
@@ -177,5 +177,6 @@ int cmd_perft(int argc, char **argv) {
     int rc = pb_cli_parse(&cmd, argc, argv, o);
     if (rc != PB_CLI_GO) return rc;
     if (po.divide && o->depth == 0) return pb_fail(PB_EXIT_USAGE, "--divide needs --depth 1 or more");
+    if (o->match) return pb_cli_match_run(o, pb_cli_match_perft);
     return pb_cli_each_position(o, perft_position, &po);
 }

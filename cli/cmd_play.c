@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../solver/diagram.h"
+#include "../solver/match.h"
 #include "cli.h"
 #include "play.h"
 
@@ -37,6 +38,9 @@ static void show_board(const play *p) {
 static void show_status(const play *p) {
     char name[8];
     /* The end of the game is announced once, after the loop. */
+    char score[64];
+    if (p->g.end == PB_END_NONE && p->g.match)
+        printf("%s; ", pb_match_score(p->g.goals, score, sizeof score));
     if (p->g.end == PB_END_NONE)
         printf("%s to move, ball on %s\n", pb_player_name(p->g.pos.to_move),
                pb_node_name(p->f, p->g.pos.ball, name));
@@ -115,7 +119,8 @@ static int play_line(play *p, const char *line) {
     snprintf(text, n, "%s %s", rec, line);
     free(rec);
     pb_game h;
-    int rc = pb_record_parse(p->f, text, &h, err, sizeof err);
+    int rc = p->g.match ? pb_record_parse_match(p->f, text, &h, err, sizeof err)
+                        : pb_record_parse(p->f, text, &h, err, sizeof err);
     free(text);
     if (rc) {
         printf("refused: %s\n", err);
@@ -180,6 +185,7 @@ int cmd_play(int argc, char **argv) {
         PB_OPT_FLAG("unicode", &o.unicode, "draw the board with box-drawing characters"),
         PB_OPT_FLAG("ascii", &o.ascii, "draw the board with ASCII characters (the default)"),
         PB_OPT_FLAG("odd", &o.odd, "mark the odd nodes on the board"),
+        PB_OPT_MATCH(o),
         PB_OPT_END};
     const pb_command cmd = {
         "play", "[options] [RECORD-FILE]",

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../solver/diagram.h"
+#include "../solver/match.h"
 #include "cli.h"
 
 int cmd_show(int argc, char **argv) {
@@ -23,6 +24,7 @@ int cmd_show(int argc, char **argv) {
         PB_OPT_INT("continuation", "N", &cont, 0, 1000000, "SVG: draw turns N+1.. (N turns shown) as a dashed continuation"),
         PB_OPT_FLAG("no-diagram", &no_diagram, "no text diagram (only the SVG and the result line)"),
         PB_OPT_QUIET(o),
+        PB_OPT_MATCH(o),
         PB_OPT_END};
     const pb_command cmd = {
         "show", "[options] [RECORD-FILE|-]",
@@ -49,6 +51,8 @@ int cmd_show(int argc, char **argv) {
     d.unicode = o.unicode && !o.ascii;
     d.odd = o.odd;
     d.color = color;
+    char caption[1024];
+    if (g.match && !title) title = pb_match_caption(&g, caption, sizeof caption);
     d.title = title;
     d.highlight_from = cont;
 

@@ -254,14 +254,16 @@ static int tb_verify(int argc, char **argv) {
         pb_cli_json_version(&j);
         pb_json_bool(&j, "ok", v == 0);
         pb_json_uint(&j, "entries", res.checked);
+        pb_json_uint(&j, "entries_route_checked", res.route_checked);
         pb_json_uint(&j, "routes", res.routes);
         pb_json_uint(&j, "errors", res.errors);
         pb_json_bool(&j, "root_is_start", from_start);
         pb_json_str(&j, "first_error", res.first_error);
         pb_json_end(&j);
     } else {
-        printf("checked      %llu entries, %llu routes; checksums and header counts\n",
-               (unsigned long long)res.checked, (unsigned long long)res.routes);
+        printf("checked      %llu entries step by step, %llu of them again route by route (%llu routes);\n"
+               "             checksums and header counts\n",
+               (unsigned long long)res.checked, (unsigned long long)res.route_checked, (unsigned long long)res.routes);
         printf("root         %s\n", from_start ? "the start" : "a position after some turns");
         if (v) printf("result       WRONG: %llu errors; first: %s\n", (unsigned long long)res.errors, res.first_error);
         else printf("result       every entry holds\n");

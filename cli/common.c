@@ -143,6 +143,9 @@ static int finish(const pb_command *cmd, pb_opts *o) {
         int hockey = o->spec.rules == PB_RULES_HOCKEY;
         o->spec.goal = 2, o->spec.width = hockey ? 8 : 6, o->spec.length = hockey ? 10 : 8;
     }
+    if (o->match && o->spec.rules != PB_RULES_TRIPLE)
+        return pb_fail(PB_EXIT_USAGE, "--match applies to --rules triple only: match play is a triple rule");
+    if (o->match && o->batch) return pb_fail(PB_EXIT_USAGE, "--match and --batch exclude each other");
     if (o->spec.rules != PB_RULES_HOCKEY) {
         if (o->setback_given) return pb_fail(PB_EXIT_USAGE, "--setback applies to --rules hockey only");
         if (o->dead_end_given) return pb_fail(PB_EXIT_USAGE, "--dead-end applies to --rules hockey only");
@@ -313,11 +316,12 @@ int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g) {
     }
     int first = o->first && !strcmp(o->first, "bottom") ? PB_BOTTOM : PB_TOP;
     if (!text) {
-        pb_game_init(g, f, first);
+        if (o->match) pb_game_init_match(g, f, first);
+        else pb_game_init(g, f, first);
         return 0;
     }
     char err[256];
-    int rc = pb_record_parse(f, text, g, err, sizeof err);
+    int rc = o->match ? pb_record_parse_match(f, text, g, err, sizeof err) : pb_record_parse(f, text, g, err, sizeof err);
     free(text);
     if (rc) {
         pb_fail(PB_EXIT_USAGE, "%s", err);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/match_search.h"
 #include "../solver/search.h"
 #include "cli.h"
 #include "play.h"
@@ -22,6 +23,7 @@
 struct pb_play_solver {
     const pb_field *f;
     pb_solver *s;
+    pb_match_solver *m; /* --match: the match solver instead of s */
     double limit;
     int beyond;        /* the last question went unanswered */
     int16_t *nodes;
@@ -32,21 +34,25 @@ pb_play_solver *pb_play_solver_new(const pb_opts *o, const pb_field *f) {
     pb_play_solver *ps = calloc(1, sizeof *ps);
     if (!ps) return NULL;
     ps->f = f;
-    ps->s = pb_solver_new(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0);
-    ps->cap = f->nsegments + 2;
+    size_t memory = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
+    if (o->match) ps->m = pb_match_solver_new(f, memory);
+    else ps->s = pb_solver_new(f, memory);
+    ps->cap = pb_route_max(f);
     ps->nodes = malloc(sizeof(int16_t) * (size_t)ps->cap);
-    if (!ps->s || !ps->nodes) {
+    if (!(ps->s || ps->m) || !ps->nodes) {
         pb_play_solver_free(ps);
         return NULL;
     }
     ps->limit = o->time_limit > 0 ? o->time_limit : PLAY_SOLVER_LIMIT;
-    pb_solver_set_limit(ps->s, ps->limit);
+    if (ps->m) pb_match_solver_set_limit(ps->m, ps->limit);
+    else pb_solver_set_limit(ps->s, ps->limit);
     return ps;
 }
 
 void pb_play_solver_free(pb_play_solver *ps) {
     if (!ps) return;
     if (ps->s) pb_solver_free(ps->s);
+    pb_match_solver_free(ps->m);
     free(ps->nodes);
     free(ps);
 }
@@ -94,9 +100,25 @@ static int pick_plain(void *ctx, const pb_field *f, pb_position *after, const pb
     return rank == 3;
 }
 
+/* A best route into ps->nodes (0: none within the limit) and its value in
+ * words ("win", or in a match "goal difference +1"). */
+static int best_route(pb_play_solver *ps, pb_game *g, int *kick, char *value, size_t vlen) {
+    int v = PB_UNKNOWN, len;
+    if (ps->m) {
+        len = pb_match_solver_best(ps->m, &g->pos, ps->nodes, ps->cap, kick, &v);
+        snprintf(value, vlen, "goal difference %+d", v);
+    } else {
+        len = pb_solver_best_route(ps->s, &g->pos, ps->nodes, ps->cap, kick, &v);
+        snprintf(value, vlen, "%s", pb_value_name(v));
+    }
+    if (len == 0) snprintf(value, vlen, "unproven");
+    return len;
+}
+
 int pb_play_solver_turn(pb_play_solver *ps, pb_game *g) {
-    int kick = 0, value = PB_UNKNOWN;
-    int len = pb_solver_best_route(ps->s, &g->pos, ps->nodes, ps->cap, &kick, &value);
+    int kick = 0;
+    char value[48];
+    int len = best_route(ps, g, &kick, value, sizeof value);
     note_reach(ps, len > 0);
     if (len == 0) {
         plain_pick p = {ps->nodes, ps->cap, 0, 0, 0};
@@ -109,12 +131,18 @@ int pb_play_solver_turn(pb_play_solver *ps, pb_game *g) {
     int mover = pb_play_chooser(ps->f, g);
     if (pb_game_play(g, ps->nodes, len, kick, err, sizeof err))
         return pb_fail(PB_EXIT_FAIL, "the solver's route %s was refused: %s", route, err);
-    printf("solver (%s) played %s (%s)\n", pb_player_name(mover), route,
-           value == PB_UNKNOWN ? "unproven" : pb_value_name(value));
+    printf("solver (%s) played %s (%s)\n", pb_player_name(mover), route, value);
     return PB_EXIT_OK;
 }
 
 void pb_play_solver_value(pb_play_solver *ps, pb_game *g) {
+    if (ps->m) {
+        int diff, stopped = pb_match_solver_value(ps->m, &g->pos, &diff);
+        note_reach(ps, !stopped);
+        if (stopped) printf("value: unknown (no proof within %g s)\n", ps->limit);
+        else printf("value: goal difference %+d for %s (the player to move)\n", diff, pb_player_name(g->pos.to_move));
+        return;
+    }
     int v = pb_solver_value(ps->s, &g->pos);
     note_reach(ps, v != PB_UNKNOWN);
     if (v == PB_UNKNOWN) printf("value: unknown (no proof within %g s)\n", ps->limit);
@@ -122,10 +150,11 @@ void pb_play_solver_value(pb_play_solver *ps, pb_game *g) {
 }
 
 void pb_play_solver_hint(pb_play_solver *ps, pb_game *g) {
-    int kick, v;
-    int len = pb_solver_best_route(ps->s, &g->pos, ps->nodes, ps->cap, &kick, &v);
+    int kick;
+    char value[48];
+    int len = best_route(ps, g, &kick, value, sizeof value);
     note_reach(ps, len > 0);
     char route[4096];
-    if (len) printf("hint (%s): %s\n", pb_value_name(v), pb_route_format(ps->f, ps->nodes, len, kick, route, sizeof route));
+    if (len) printf("hint (%s): %s\n", value, pb_route_format(ps->f, ps->nodes, len, kick, route, sizeof route));
     else printf("hint: none (no proof within %g s)\n", ps->limit);
 }

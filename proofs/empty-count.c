@@ -10,7 +10,7 @@
 static long book_formula(int g, int w, int l) { return 2L * (g - 1) + (long)(w - 1) * (l - 1) - 1; }
 
 long pb_proofs_count_empty(const pb_field_spec *s) {
-    /* Straight from RULES.md: box field cells cx in [0,W), cy in [1,L]; goal
+    /* Straight from docs/rules.md §1: box field cells cx in [0,W), cy in [1,L]; goal
      * cells cx in the goal columns, cy = 0 and L+1.  A node is empty at the
      * start iff all four cells around it are playable and it is not the
      * centre (W/2, L/2+1). */

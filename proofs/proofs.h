@@ -1,4 +1,4 @@
-/* proofs.h - the book's theorems (seed 003), each with an exhaustive check.
+/* proofs.h - the book's theorems, each with an exhaustive check.
  *
  * A claim has a name, a precise statement, a method and a checker.  A checker
  * runs on a list of fields and fills a pb_proofs_result: per field what was
@@ -132,7 +132,7 @@ int pb_proofs_default_fields(pb_field_spec *out, int max);
  * the search nodes visited. */
 int pb_proofs_centre_trap(const pb_field *f, int max_steps, uint64_t budget, pb_game *g, uint64_t *nodes);
 
-/* Counts the empty nodes of the start straight from RULES.md: lattice
+/* Counts the empty nodes of the start straight from docs/rules.md §1: lattice
  * points whose four surrounding cells are all playable, minus the centre.
  * Independent of pb_field (it only reads the spec). */
 long pb_proofs_count_empty(const pb_field_spec *s);

@@ -13,8 +13,8 @@
  * a game record from the start (pb_walk_trace): the first violation met in
  * the breadth-first order is a shortest counterexample in turns.
  *
- * (When the enumeration library of issue 5 lands, this walk is cross-checked
- * against it; it uses solver pieces only.)
+ * (It uses solver pieces only: it does not depend on the enumeration
+ * library of enumerate/.)
  */
 #ifndef PB_WALK_H
 #define PB_WALK_H

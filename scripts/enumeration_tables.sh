@@ -21,7 +21,8 @@
 # variant has the same positions and games, so it is run only on the fields
 # where the draw variant completed.  Triple is included once the build
 # implements it (a first turn from the centre exists).
-set -u
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 LIMIT=120
 TOTAL=3600
 THREADS=2
@@ -42,15 +43,14 @@ done
 [ -x "$BIN" ] || { echo "enumeration_tables.sh: no binary at $BIN (build first)" >&2; exit 2; }
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 mkdir -p "$OUT"
-COMMIT=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
-git diff --quiet HEAD -- enumerate solver cli 2> /dev/null || COMMIT="$COMMIT+dirty"
-CPU=$(grep -m1 'model name' /proc/cpuinfo 2> /dev/null | sed 's/.*: //')
-MACHINE="$(uname -m), ${CPU:-unknown cpu}, $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
-DATE=$(date -u +%Y-%m-%dT%H:%MZ)
+COMMIT=$commit
+MACHINE=$machine
+DATE=$(pb_now)
 WORK=$(mktemp -d /tmp/pb-enum-tables.XXXXXX)
 START=$(date +%s)
 
-CSV="$OUT/enumeration.csv"
+# Both tables are built in $WORK and written whole at the end.
+CSV="$WORK/enumeration.csv"
 ROWS="$WORK/rows.md"
 echo "rules,goal,width,length,setback,dead_end,status,depth,positions,games,top_wins,bottom_wins,draws,seconds,peak_mib,threads,command,commit,machine,date" > "$CSV"
 : > "$ROWS"
@@ -58,7 +58,7 @@ echo "rules,goal,width,length,setback,dead_end,status,depth,positions,games,top_
 # Fields in order of size.
 fields() {
     for w in 2 4 6 8; do for l in 2 4 6 8; do for g in 2 4 6 8; do
-        [ $g -le $w ] && echo "$((w * l)) $w $g $l"
+        if [ $g -le $w ]; then echo "$((w * l)) $w $g $l"; fi
     done; done; done | sort -n -k1,1 -k2,2 -k3,3 | awk '{ print $3, $2, $4 }'
 }
 
@@ -133,9 +133,10 @@ series() {   # series RULES S: every field of one rule set (and setback)
             echo "$key $g $w $l" >> "$FAILED"
             continue
         fi
-        run_field "$rules" "$g" "$w" "$l" "$s" draw
-        case $? in
-        0) [ "$rules" = hockey ] && run_field hockey "$g" "$w" "$l" "$s" loss ;;
+        local rc=0
+        run_field "$rules" "$g" "$w" "$l" "$s" draw || rc=$?
+        case $rc in
+        0) if [ "$rules" = hockey ]; then run_field hockey "$g" "$w" "$l" "$s" loss || true; fi ;;
         2) ;;
         *) echo "$key $g $w $l" >> "$FAILED" ;;
         esac
@@ -178,6 +179,7 @@ ELAPSED=$(($(date +%s) - START))
     echo "| rules | field | status | depth | positions | games | Top wins | Bottom wins | draws | seconds | command |"
     echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
     cat "$ROWS"
-} > "$OUT/enumeration.md"
+} | pb_write "$OUT/enumeration.md"
+pb_write "$OUT/enumeration.csv" < "$CSV"
 rm -rf "$WORK"
-echo "enumeration_tables: wrote $OUT/enumeration.md and $CSV ($ELAPSED s)" >&2
+echo "enumeration_tables: $ELAPSED s" >&2

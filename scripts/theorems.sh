@@ -5,7 +5,7 @@
 # (results/img/).  Takes a few minutes on 2 cores.
 # Usage: scripts/theorems.sh [BUILD_DIR]   (default: a fresh build/theorems/)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 build=${1:-$root/build/theorems}
 out=$root/results/theorems.md
 img=$root/results/img
@@ -28,10 +28,6 @@ set -e
 oddmap=$("$pb" prove --odd --field 2,6,8 --svg "$img/odd-even-2-6-8.svg")
 t1=$(date +%s)
 
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
-cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
-
 {
   echo "# The book's theorems, checked"
   echo
@@ -39,9 +35,9 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
   echo "The arguments are in \`proofs/*.md\`; the method in \`proofs/README.md\`."
   echo
   echo "- command: \`$cmd\` (exit status $status: $([ "$status" = 0 ] && echo 'every claim holds' || echo 'a claim fails'))"
-  echo "- commit: $commit$dirty"
-  echo "- machine: $cpu, $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; $(uname -sr)"
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); time: $((t1 - t0)) s including the build"
+  echo "- commit: $commit"
+  echo "- machine: $machine"
+  echo "- date: $(pb_now); time: $((t1 - t0)) s including the build"
   echo
   echo "## Verdicts"
   echo
@@ -87,5 +83,4 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
   echo '```'
   echo "$report"
   echo '```'
-} > "$out"
-echo "wrote $out ($((t1 - t0)) s)" >&2
+} | pb_write "$out"

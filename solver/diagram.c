@@ -47,7 +47,7 @@ typedef struct diagram_facts {
 } diagram_facts;
 
 /* Cell (cx, cy) is playable iff its NE diagonal is a legal segment
- * (RULES.md section 1: a diagonal is legal iff its cell is playable). */
+ * (docs/rules.md §1: a diagonal is legal iff its cell is playable). */
 static int cell_playable(const pb_field *f, int cx, int cy) {
     if (cx < 0 || cy < 0 || cx >= f->cols - 1 || cy >= f->rows - 1) return 0;
     return f->seg[pb_at(f, cx, cy)][PB_NE] >= 0;
@@ -81,7 +81,7 @@ static void diagram_facts_build(diagram_facts *d, const pb_game *g, const pb_dia
         const pb_game_turn *gt = &g->turns[t];
         for (int k = 0; k + 1 < gt->len; k++) {
             int s = pb_seg_between(f, gt->nodes[k], gt->nodes[k + 1]);
-            /* No step runs along a segment drawn before (RULES.md 2 and
+            /* No step runs along a segment drawn before (docs/rules.md §2 and
              * 3), so the first turn that has it is the one that drew it. */
             if (s < 0 || d->turn[s] >= 0) continue;
             d->owner[s] = (int8_t)gt->mover;

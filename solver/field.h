@@ -1,4 +1,4 @@
-/* field.h - the geometry of a paper-football field (RULES.md section 1).
+/* field.h - the geometry of a paper-football field (docs/rules.md §1).
  *
  * A field is a grid of unit cells; the nodes are lattice points at the
  * corners of playable cells.  Every lattice point of the bounding box has an
@@ -91,7 +91,7 @@ typedef struct pb_field {
  * message in err. */
 int pb_field_spec_parse(const char *text, pb_field_spec *spec, char *err, size_t errlen);
 
-/* Checks a spec against RULES.md section 1 (and the triple shape rules).
+/* Checks a spec against docs/rules.md §1 (and the triple shape rules).
  * Returns 0 or -1 with a one-line message in err. */
 int pb_field_spec_check(const pb_field_spec *spec, char *err, size_t errlen);
 

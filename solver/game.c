@@ -1,5 +1,6 @@
 /* game.c - a game as a list of routes played from the start. */
 #include "game.h"
+#include "match.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ int pb_game_play(pb_game *g, const int16_t *nodes, int len, int kick, char *err,
     }
     pb_route info;
     if (pb_route_play(g->field, &g->pos, nodes, len, kick, &info, err, errlen)) return -1;
+    int over = g->match && pb_match_restart(g->field, &g->pos, &info, NULL);
     if (g->nturns == g->cap) {
         g->cap = g->cap ? 2 * g->cap : 16;
         g->turns = realloc(g->turns, sizeof *g->turns * (size_t)g->cap);
@@ -42,13 +44,19 @@ int pb_game_play(pb_game *g, const int16_t *nodes, int len, int kick, char *err,
     t->loser = info.loser;
     g->end = info.end;
     g->loser = info.loser;
+    if (g->match) {
+        if (info.end == PB_END_GOAL) g->goals[info.loser ^ 1]++;
+        g->end = over ? PB_END_NO_KICK : PB_END_NONE;
+        g->loser = PB_NOBODY;
+    }
     return 0;
 }
 
 void pb_game_undo(pb_game *g) {
     if (g->nturns == 0) return;
     pb_game old = *g;
-    pb_game_init(g, old.field, old.first);
+    if (old.match) pb_game_init_match(g, old.field, old.first);
+    else pb_game_init(g, old.field, old.first);
     char err[160];
     for (int i = 0; i < old.nturns - 1; i++) {
         pb_game_turn *t = &old.turns[i];
@@ -63,6 +71,7 @@ const char *pb_player_name(int player) {
 }
 
 const char *pb_game_result(const pb_game *g, char *buf, size_t len) {
+    if (g->match) return pb_match_game_result(g, buf, len);
     switch (g->end) {
     case PB_END_NONE:
         snprintf(buf, len, "game goes on, %s to move", pb_player_name(g->pos.to_move));

@@ -22,9 +22,15 @@ typedef struct pb_game {
     pb_position pos;         /* the position now */
     pb_end end;              /* PB_END_NONE while the game goes on */
     int loser;
+    int match;               /* triple match play (solver/match.h): a goal is counted and play goes on */
+    int goals[2];            /* in a match: goals scored by each player */
 } pb_game;
 
 void pb_game_init(pb_game *g, const pb_field *f, int first);
+/* The same for a triple match (f must be a triple field): a goal turn
+ * keeps its end and loser, the game goes on from the centre, and g->end
+ * becomes PB_END_NO_KICK when the match is over (solver/match.c). */
+void pb_game_init_match(pb_game *g, const pb_field *f, int first);
 void pb_game_free(pb_game *g);
 /* Plays a route; 0, or -1 with the reason in err (the game is unchanged).
  * A turn after the end of the game is refused. */
@@ -42,5 +48,9 @@ const char *pb_player_name(int player);
  * that parses back to the same game. */
 int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, size_t errlen);
 char *pb_record_format(const pb_game *g);
+/* The same for a match record: after a goal play goes on; the score mark
+ * "[T:B]" (Top's goals, Bottom's goals) may follow a goal and is checked;
+ * pb_record_format writes one after every goal of a match. */
+int pb_record_parse_match(const pb_field *f, const char *text, pb_game *g, char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,7 @@
  *   number  = digits ("." | "..." | "…" | ")")          a label, not checked
  *   route   = ["*"] node { "-" node }                   '*': a triple kick chain
  *   annot   = "!!" "!" "?" "??" "!?" "?!" act pas ку² ку2 mpk БП ЧВ(В) ЧВ(Н)
+ *   score   = "[" digits ":" digits "]"                 a match: the score after a goal
  *   end     = "X" | "Х"                                 the game must be over
  *   comment = "{" ... "}"
  *
@@ -156,8 +157,10 @@ static int parse_header(parser *ps) {
         }
     }
     if (top[0] == top[1]) goto bad;
+    int match = ps->g->match;
     pb_game_free(ps->g);
-    pb_game_init(ps->g, ps->f, top[0] ? PB_TOP : PB_BOTTOM);
+    if (match) pb_game_init_match(ps->g, ps->f, top[0] ? PB_TOP : PB_BOTTOM);
+    else pb_game_init(ps->g, ps->f, top[0] ? PB_TOP : PB_BOTTOM);
     ps->s = s;
     return 0;
 bad:;
@@ -299,9 +302,51 @@ static int route_ahead(const char *s) {
     return is_digit(s[1]) || (is_letter(s[1]) && is_digit(s[2]));
 }
 
+/* A match's score mark "[T:B]" after a goal: checked against the score. */
+static int parse_score(parser *ps) {
+    const char *s = ps->s;
+    char q[QUOTE_BUF];
+    size_t wl = word_len(s);
+    int top, bottom, used = 0;
+    const pb_game *g = ps->g;
+    if (sscanf(s, "[%3d:%3d]%n", &top, &bottom, &used) != 2 || used == 0 || (size_t)used != wl) {
+        snprintf(ps->err, ps->errlen, "bad score mark '%s': write it as [1:0] (Top's goals, Bottom's goals)",
+                 quote(s, wl, q));
+        return -1;
+    }
+    if (!g->match) {
+        snprintf(ps->err, ps->errlen, "score mark '%s' in a single game: score marks belong to a match (--match)",
+                 quote(s, wl, q));
+        return -1;
+    }
+    if (g->nturns == 0 || g->turns[g->nturns - 1].end != PB_END_GOAL) {
+        snprintf(ps->err, ps->errlen, "score mark '%s' after move %d, which scores no goal", quote(s, wl, q),
+                 g->nturns);
+        return -1;
+    }
+    if (top != g->goals[PB_TOP] || bottom != g->goals[PB_BOTTOM]) {
+        snprintf(ps->err, ps->errlen, "score mark '%s' after move %d, but the score is [%d:%d]", quote(s, wl, q),
+                 g->nturns, g->goals[PB_TOP], g->goals[PB_BOTTOM]);
+        return -1;
+    }
+    ps->s = s + wl;
+    return 0;
+}
+
+static int parse_record(const pb_field *f, const char *text, pb_game *g, int match, char *err, size_t errlen);
+
 int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, size_t errlen) {
+    return parse_record(f, text, g, 0, err, errlen);
+}
+
+int pb_record_parse_match(const pb_field *f, const char *text, pb_game *g, char *err, size_t errlen) {
+    return parse_record(f, text, g, 1, err, errlen);
+}
+
+static int parse_record(const pb_field *f, const char *text, pb_game *g, int match, char *err, size_t errlen) {
     assert(f && text && g && err && errlen > 0);
-    pb_game_init(g, f, PB_TOP);
+    if (match) pb_game_init_match(g, f, PB_TOP);
+    else pb_game_init(g, f, PB_TOP);
     int cap = pb_route_max(f);
     parser ps = {f, text, g, malloc(sizeof(int16_t) * (size_t)cap), cap, err, errlen};
     int ended = 0, rc = 0, items = 0;
@@ -339,6 +384,8 @@ int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, 
             rc = parse_route(&ps);
         } else if (*s == '!' || *s == '?') {
             rc = parse_marks(&ps);
+        } else if (*s == '[') {
+            rc = parse_score(&ps);
         } else if ((*s == 'X' || starts(s, CYR_HA)) && wl == (*s == 'X' ? 1 : strlen(CYR_HA))) {
             if (g->end == PB_END_NONE) {
                 if (g->nturns == 0)
@@ -367,7 +414,8 @@ int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, 
         /* Leave a valid, empty game so the caller may free it or not. */
         int first = g->first;
         pb_game_free(g);
-        pb_game_init(g, f, first);
+        if (match) pb_game_init_match(g, f, first);
+        else pb_game_init(g, f, first);
     }
     return rc;
 }
@@ -392,6 +440,7 @@ char *pb_record_format(const pb_game *g) {
     assert(g && g->field);
     sbuf b = {malloc(256), 0, 256};
     b.s[0] = 0;
+    int goals[2] = {0, 0};  /* a match's running score */
     if (g->first == PB_BOTTOM) sb_add(&b, "(" CYR_EN ";" CYR_VE ")");
     for (int i = 0; i < g->nturns; i++) {
         const pb_game_turn *t = &g->turns[i];
@@ -406,6 +455,11 @@ char *pb_record_format(const pb_game *g) {
         if (t->annot[0]) {
             if (t->annot[0] != '!' && t->annot[0] != '?') sb_add(&b, " ");
             sb_add(&b, t->annot);
+        }
+        if (g->match && t->end == PB_END_GOAL) {
+            goals[t->loser ^ 1]++;
+            snprintf(num, sizeof num, " [%d:%d]", goals[PB_TOP], goals[PB_BOTTOM]);
+            sb_add(&b, num);
         }
     }
     if (g->end != PB_END_NONE) sb_add(&b, b.n ? " X" : "X");

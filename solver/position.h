@@ -1,5 +1,5 @@
 /* position.h - a position (drawn segments, ball, player to move) and the
- * single step of the bounce rules (RULES.md section 2), applied and undone
+ * single step of the bounce rules (docs/rules.md §2), applied and undone
  * in O(1) with an incremental Zobrist hash.
  *
  * Layout:   seg[]    bit s of word s/64 = segment s is drawn

@@ -1,4 +1,4 @@
-/* triple.c - the triple rule set (RULES.md section 3, docs/triple.md):
+/* triple.c - the triple rule set (docs/rules.md §3, docs/triple.md):
  * normal moves of exactly three links through untouched inner nodes, and
  * free-kick chains of six-step straight kicks that reflect off the posts.
  *
@@ -80,7 +80,7 @@ static void emit(walk *w, int len, int kick, pb_end end, int loser) {
      * keeps the stuck player.  Either way the mover is the other one. */
     pb_route r = {w->nodes, len, w->p->to_move ^ 1, kick, end, loser};
     /* A ply after which the player to move is stuck and no kick exists
-     * ends the game in a draw (RULES.md 3): the ply itself carries that
+     * ends the game in a draw (docs/rules.md §3): the ply itself carries that
      * end, so every caller sees a finished game without asking again. */
     if (end == PB_END_NONE && pb_triple_finished(w->f, w->p)) r.end = PB_END_NO_KICK, r.loser = PB_NOBODY;
     if (w->fn && w->fn(w->ctx, w->f, w->p, &r)) w->stopped = 1;

@@ -1,4 +1,4 @@
-/* triple.h - the triple rule set's extras beyond turn.h (RULES.md section 3).
+/* triple.h - the triple rule set's extras beyond turn.h (docs/rules.md §3).
  *
  * Callers go through turn.h (pb_routes_foreach, pb_route_play), which
  * reaches this rule set by its pb_ruleset, pb_triple_rules.  This header

@@ -1,5 +1,5 @@
-/* turn.h - whole turns: every route of a turn with its outcome (RULES.md
- * sections 2 and 3), for all three rule sets, and playing a given route.
+/* turn.h - whole turns: every route of a turn with its outcome (docs/rules.md
+ * §2 and §3), for all three rule sets, and playing a given route.
  *
  * A route is the node sequence of one turn, starting at the ball.  In book
  * and hockey it is a chain of steps ending on an empty node (stop), a goal

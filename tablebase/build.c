@@ -220,7 +220,9 @@ static pb_tb_status forward_step(builder *b, const pb_tb_layer *cur, pb_tb_layer
         pb_position p;
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < cur->n; i++) {
-            if (atomic_load(&failed)) continue;
+            /* With no empty node left every turn ends the game: nothing
+             * to walk for (the deepest possible layer). */
+            if (atomic_load(&failed) || cur->depth >= b->f->nempty) continue;
             pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, to_move, &p);
             long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
             if (r < 0) atomic_store(&failed, 1);
@@ -294,6 +296,11 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
     atomic_int missing = 0, toolong = 0;
     memset(cnt, 0, sizeof *cnt);
     uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0};
+    /* With no empty node left every turn ends the game; if no draw exists
+     * either (book, or hockey where a dead end loses), a mover who cannot
+     * score can only end it against himself: loss in 1. */
+    const int last_no_draw = cur->depth >= b->f->nempty &&
+                             (b->f->spec.rules == PB_RULES_BOOK || b->f->spec.dead_end == PB_DEAD_END_LOSS);
 #pragma omp parallel num_threads(b->threads) reduction(+ : cl[:3], po[:3])
     {
         pb_turnwalk *tw = pb_turnwalk_new(b->f);
@@ -303,7 +310,14 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
         for (size_t i = 0; i < cur->n; i++) {
             pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, cur->to_move, &p);
             bwd_ctx c = {b, next, -100000, 0, 0};
-            long r = pb_turn_outcomes(tw, &p, bwd_one, &c);
+            long r = 1;
+            /* A win in 1 is the best a turn can do: when a step into the
+             * opponent's goal exists (found without walking the whole
+             * turn), nothing else needs looking at.  Otherwise every
+             * distinct outcome is weighed. */
+            if (pb_turn_can_score(tw, &p) == 1) c.best = pb_tb_rank(c.value = pb_tb_win(1));
+            else if (last_no_draw) c.best = pb_tb_rank(c.value = pb_tb_loss(1));
+            else r = pb_turn_outcomes(tw, &p, bwd_one, &c);
             if (c.missing || r <= 0) atomic_store(&missing, 1);
             if (c.best > -100000 && pb_tb_distance(c.value) > PB_TB_MAX_DIST - 1) atomic_store(&toolong, 1);
             cur->vals[i] = c.value;

@@ -1,19 +1,23 @@
 /* verify.c - an independent check of a tablebase file (pb_tb_verify).
  *
- * Written apart from the builder on purpose: it walks every route of every
- * entry with pb_routes_foreach (the builder merges mid-turn positions with
- * pb_turn_outcomes), finds successors in a hash map of whole positions
- * holding both mirror images (the builder binary-searches canonical keys),
- * and orders values with its own comparison.  What it shares with the
- * builder is the file format (reading keys and value bytes) and the rules.
+ * Written apart from the builder on purpose.  Every entry is checked step
+ * by step: a depth-first walk over the steps of its turn with its own memo
+ * of mid-turn positions (the builder uses pb_turn_outcomes, which goes
+ * through the turn layer by layer); and a sample of the entries (all of
+ * them on small layers) is checked again route by route with
+ * pb_routes_foreach.  Successors are found in a hash map of whole
+ * positions holding both mirror images (the builder binary-searches
+ * canonical keys), and values are ordered by the verifier's own
+ * comparison.  What it shares with the builder is the file format (reading
+ * keys and value bytes) and the rules.
  *
  * Checked: every checksum (the container); the root in layer d0; the keys
  * of each layer strictly increasing and each the smaller of its mirror
  * pair, each entry in its layer; every successor of every entry present in
- * the next layer; every entry equal to the best of its routes, a route that
+ * the next layer; every entry equal to the best of its turns, a turn that
  * ends the game valued by its end; the header's counts equal to the
  * entries'.  Together these prove every entry by induction from the
- * deepest layer, whose routes all end the game.
+ * deepest layer, whose turns all end the game.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -122,6 +126,101 @@ static int on_route(void *ctx, const pb_field *f, pb_position *after, const pb_r
     return 0;
 }
 
+/* Route by route on the sampled entries: at most this many routes each;
+ * past it only "no route beats the entry" is checked. */
+#define ROUTE_CAP 20000
+/* Sample: every entry of a layer this small, else one in ROUTE_STRIDE. */
+#define ROUTE_ALL 2000
+#define ROUTE_STRIDE 61
+
+/* The step-level walk: the best value for the mover over the steps from a
+ * mid-turn position, each bounce position memoised for this entry (the
+ * memo's entries carry the entry's stamp, so it needs no clearing). */
+typedef struct step_ctx {
+    const pb_field *f;
+    const vmap *next;
+    int missing;
+    uint64_t stamp;
+    size_t cap, n;
+    uint64_t *keys;      /* cap * kw */
+    uint64_t *stamps;    /* per slot: the entry it belongs to (0: empty) */
+    uint8_t *val;
+    int kw;
+} step_ctx;
+
+static size_t step_slot(const step_ctx *c, const uint64_t *key) {
+    size_t i = vmap_hash(key, c->kw) & (c->cap - 1);
+    while (c->stamps[i] == c->stamp && memcmp(c->keys + i * c->kw, key, 8 * (size_t)c->kw)) i = (i + 1) & (c->cap - 1);
+    return i;
+}
+
+static void step_grow(step_ctx *c) {
+    step_ctx old = *c;
+    c->cap = old.cap ? 2 * old.cap : 1024;
+    c->keys = calloc(c->cap * (size_t)c->kw, 8), c->stamps = calloc(c->cap, 8), c->val = calloc(c->cap, 1);
+    c->n = 0;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.stamps[i] == c->stamp) {
+            size_t j = step_slot(c, old.keys + i * c->kw);
+            memcpy(c->keys + j * c->kw, old.keys + i * c->kw, 8 * (size_t)c->kw);
+            c->stamps[j] = c->stamp, c->val[j] = old.val[i], c->n++;
+        }
+    free(old.keys), free(old.stamps), free(old.val);
+}
+
+static uint8_t step_best(step_ctx *c, pb_position *p) {
+    const pb_field *f = c->f;
+    int mover = p->to_move, have = 0;
+    uint8_t best = 0;
+    for (int d = 0; d < 8 && !c->missing; d++) {
+        if (!pb_free(f, p, p->ball, d)) continue;
+        pb_undo u;
+        int loser;
+        pb_step_result r = pb_step(f, p, d, &u, &loser);
+        uint8_t v = 0;
+        uint64_t key[PB_MAX_WORDS + 1];
+        if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) {
+            v = loser == PB_NOBODY ? 0 : loser == mover ? 2 : 1;
+        } else if (r == PB_STEP_STOP) {
+            pb_position_pack(f, p, key);
+            int w = vmap_get(c->next, key);
+            if (w < 0) c->missing = 1;
+            int k = (w + 1) / 2 + 1;
+            v = w <= 0 ? 0 : (w & 1) ? (uint8_t)(2 * k) : (uint8_t)(2 * k - 1);
+        } else {
+            pb_position_pack(f, p, key);
+            size_t i = step_slot(c, key);
+            if (c->stamps[i] == c->stamp) {
+                v = c->val[i];
+            } else {
+                v = step_best(c, p);
+                if (2 * (c->n + 1) > c->cap) step_grow(c);
+                i = step_slot(c, key);
+                memcpy(c->keys + i * c->kw, key, 8 * (size_t)c->kw);
+                c->stamps[i] = c->stamp, c->val[i] = v, c->n++;
+            }
+        }
+        pb_unstep(f, p, &u);
+        if (!have || better(v, best)) best = v, have = 1;
+        if (best == 1) break;   /* a win in 1: nothing can be better */
+    }
+    return best;
+}
+
+typedef struct capped_ctx {
+    route_ctx *rc;
+    int capped;
+} capped_ctx;
+
+static int on_route_capped(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    capped_ctx *c = ctx;
+    if (c->rc->routes >= ROUTE_CAP) {
+        c->capped = 1;
+        return 1;
+    }
+    return on_route(c->rc, f, after, r);
+}
+
 static void fail(pb_tb_verify_result *res, const char *fmt, int a, int b) {
 #pragma omp critical(pb_tb_verify_fail)
     {
@@ -167,31 +266,52 @@ int pb_tb_verify(pb_tb *tb, int threads, pb_tb_verify_result *res, char *err, si
             return 2;
         }
         pb_tb_layer_free(&next);
-        uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0}, routes = 0;
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) reduction(+ : cl[:3], po[:3], routes)
-        for (size_t i = 0; i < cur.n; i++) {
-            const uint64_t *key = cur.keys + i * kw;
-            pb_position p, q;
-            uint64_t mk[PB_TB_MAX_KW];
-            pb_tb_unpack(f, &tb->k, key, cur.to_move, &p);
-            pb_position_mirror(f, &p, &q, 1, 0);
-            pb_tb_pack(f, &tb->k, &q, mk);
-            int c = pb_tb_cmp(key, mk, kw);
-            if (i > 0 && pb_tb_cmp(key - kw, key, kw) >= 0) fail(res, "layer %d: entry %d is out of order", d, (int)i);
-            if (c > 0) fail(res, "layer %d: entry %d is not the smaller key of its mirror pair", d, (int)i);
-            if (converted(f, &p) != d || !pb_is_node(f, p.ball))
-                fail(res, "layer %d: entry %d does not belong to the layer", d, (int)i);
-            route_ctx rc = {&nmap, f->nwords + 1, 0, 0, 0, 0};
-            pb_routes_foreach(f, &p, on_route, &rc);
-            routes += rc.routes;
-            if (rc.missing) fail(res, "layer %d: a successor of entry %d is missing from the next layer", d, (int)i);
-            else if (!rc.have) fail(res, "layer %d: entry %d has no turn", d, (int)i);
-            else if (rc.best != cur.vals[i])
-                fail(res, "layer %d: entry %d is not the best of its turns", d, (int)i);
-            int k = cur.vals[i] == 0 ? 1 : (cur.vals[i] & 1) ? 2 : 0;
-            cl[k] += 1;
-            po[k] += c == 0 ? 1 : 2;
+        uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0}, routes = 0, sampled = 0;
+#pragma omp parallel num_threads(nt) reduction(+ : cl[:3], po[:3], routes, sampled)
+        {
+            step_ctx sc;
+            memset(&sc, 0, sizeof sc);
+            sc.f = f, sc.next = &nmap, sc.kw = f->nwords + 1;
+            step_grow(&sc);
+#pragma omp for schedule(dynamic, 64)
+            for (size_t i = 0; i < cur.n; i++) {
+                const uint64_t *key = cur.keys + i * kw;
+                pb_position p, q;
+                uint64_t mk[PB_TB_MAX_KW];
+                pb_tb_unpack(f, &tb->k, key, cur.to_move, &p);
+                pb_position_mirror(f, &p, &q, 1, 0);
+                pb_tb_pack(f, &tb->k, &q, mk);
+                int c = pb_tb_cmp(key, mk, kw);
+                if (i > 0 && pb_tb_cmp(key - kw, key, kw) >= 0)
+                    fail(res, "layer %d: entry %d is out of order", d, (int)i);
+                if (c > 0) fail(res, "layer %d: entry %d is not the smaller key of its mirror pair", d, (int)i);
+                if (converted(f, &p) != d || !pb_is_node(f, p.ball))
+                    fail(res, "layer %d: entry %d does not belong to the layer", d, (int)i);
+                /* Step by step, every entry. */
+                sc.stamp = (uint64_t)i + 1 + ((uint64_t)d << 40);
+                sc.missing = 0, sc.n = 0;
+                uint8_t best = step_best(&sc, &p);
+                if (sc.missing) fail(res, "layer %d: a successor of entry %d is missing from the next layer", d, (int)i);
+                else if (best != cur.vals[i]) fail(res, "layer %d: entry %d is not the best of its turns", d, (int)i);
+                /* Route by route, a sample. */
+                if (cur.n <= ROUTE_ALL || i % ROUTE_STRIDE == 0) {
+                    route_ctx rc = {&nmap, f->nwords + 1, 0, 0, 0, 0};
+                    capped_ctx cc = {&rc, 0};
+                    pb_routes_foreach(f, &p, on_route_capped, &cc);
+                    routes += rc.routes;
+                    sampled++;
+                    if (rc.missing) fail(res, "layer %d: a successor of entry %d is missing (route check)", d, (int)i);
+                    else if (!rc.have) fail(res, "layer %d: entry %d has no turn", d, (int)i);
+                    else if (cc.capped ? better(rc.best, cur.vals[i]) : rc.best != cur.vals[i])
+                        fail(res, "layer %d: entry %d is not the best of its routes", d, (int)i);
+                }
+                int k = cur.vals[i] == 0 ? 1 : (cur.vals[i] & 1) ? 2 : 0;
+                cl[k] += 1;
+                po[k] += c == 0 ? 1 : 2;
+            }
+            free(sc.keys), free(sc.stamps), free(sc.val);
         }
+        res->route_checked += sampled;
         res->routes += routes;
         res->checked += cur.n;
         const pb_tb_layer_counts *hc = &h->layer[d - h->d0];

@@ -1,7 +1,7 @@
 /* ref_minimax.c - a brute-force reference for the solver's values, written
  * apart from solver/search.c on purpose: plain minimax over whole turns, no
  * table, no symmetry, no pruning beyond "a win can't be bettered".  For book and hockey it even applies the
- * bounce rules itself (RULES.md section 2) instead of calling pb_step, so a
+ * bounce rules itself (docs/rules.md §2) instead of calling pb_step, so a
  * shared mistake would need two independent slips.  For triple it walks the
  * plies of pb_routes_foreach (the only definition of the triple plies).
  */
@@ -19,7 +19,7 @@ typedef struct ref_ctx {
 
 static int ref_drawn(const ref_ctx *c, int s) { return (int)((c->seg[s / 64] >> (s % 64)) & 1); }
 
-/* RULES.md 2: occupied = boundary node, the centre, a hockey goal node, or
+/* docs/rules.md §2: occupied = boundary node, the centre, a hockey goal node, or
  * any drawn segment at it. */
 static int ref_occupied(const ref_ctx *c, int v) {
     const pb_field *f = c->f;

@@ -1,6 +1,6 @@
 /* ref_perft.c - naive reference enumeration of the bounce rules.
  *
- * Written from RULES.md sections 1-2 without looking at solver/: a node is
+ * Written from docs/rules.md §1–2 without looking at solver/: a node is
  * an (x, y) pair, a segment is a pair of nodes kept in a plain list, and a
  * turn is explored by recursion.  Distinct positions are compared as sorted
  * text keys. */

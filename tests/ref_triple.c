@@ -1,4 +1,4 @@
-/* ref_triple.c - a naive reference of the triple rules (RULES.md section 3),
+/* ref_triple.c - a naive reference of the triple rules (docs/rules.md §3),
  * written apart from solver/triple.c to check it.
  *
  * Everything here works on coordinates: the geometry is recomputed from the
@@ -29,7 +29,7 @@ typedef struct ref_state {
 static const int rdx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const int rdy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
-/* ---- geometry, from RULES.md section 1 -------------------------------- */
+/* ---- geometry, from docs/rules.md §1 -------------------------------- */
 
 static int cell_ok(const ref_state *s, int cx, int cy) {
     if (cx < 0 || cx >= s->W) return 0;
@@ -61,7 +61,7 @@ static int is_post(const ref_state *s, int x, int y) {
 
 static int is_centre(const ref_state *s, int x, int y) { return x == s->W / 2 && y == s->L / 2 + 1; }
 
-/* A segment from (x, y) to (x2, y2), one king step: legal per RULES 1. */
+/* A segment from (x, y) to (x2, y2), one king step: legal per docs/rules.md §1. */
 static int seg_legal(const ref_state *s, int x, int y, int x2, int y2) {
     int mx = x < x2 ? x : x2, my = y < y2 ? y : y2;
     if (x != x2 && y != y2) return cell_ok(s, mx, my);
@@ -362,3 +362,39 @@ void pb_ref_triple_perft(int G, int W, int L, int maxdepth, uint64_t *seq, uint6
     free(live);
     free(s);
 }
+
+/* ---- plies as opaque states, for tests/ref_match.c ----------------------- */
+
+size_t pb_ref_triple_state_size(void) { return sizeof(ref_state); }
+
+/* The position of (G;W;L) with the drawn lines segs, the ball on (bx, by)
+ * and tm to move (0 Bottom, 1 Top) into s. */
+void pb_ref_triple_start(void *s, int G, int W, int L, const int (*segs)[4], int nsegs, int bx, int by, int tm) {
+    state_init(s, G, W, L, segs, nsegs, bx, by, tm);
+}
+
+typedef struct each_ctx {
+    void (*fn)(void *ctx, int kick, int end, int loser, const void *after);
+    void *ctx;
+} each_ctx;
+
+static void each_ply(void *c, const ref_ply *r, const ref_state *after) {
+    each_ctx *x = c;
+    x->fn(x->ctx, r->kick, r->end, r->loser, after);
+}
+
+/* Calls fn for every ply of s (end: 0 none, 1 goal against loser, 3 a
+ * chain without a continuation); returns the number of plies. */
+int pb_ref_triple_each(const void *s, void (*fn)(void *ctx, int kick, int end, int loser, const void *after),
+                       void *ctx) {
+    each_ctx x = {fn, ctx};
+    return ref_plies(s, fn ? each_ply : NULL, fn ? &x : NULL);
+}
+
+/* Puts the ball of s on (x, y) with tm to move. */
+void pb_ref_triple_set_ball(void *s, int x, int y, int tm) {
+    ref_state *r = s;
+    r->bx = x, r->by = y, r->tm = tm;
+}
+
+int pb_ref_triple_to_move(const void *s) { return ((const ref_state *)s)->tm; }

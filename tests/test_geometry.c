@@ -10,7 +10,7 @@ static void check_figures(pb_rules r, int g, int w, int l, int s, int nodes, int
     pb_field_free(f);
 }
 
-static void test_issue_figures(void **state) {
+static void test_known_figures(void **state) {
     (void)state;
     check_figures(PB_RULES_BOOK, 2, 6, 8, 0, 69, 192, 36, 32);
     check_figures(PB_RULES_BOOK, 2, 8, 10, 0, 105, 316, -1, -1);
@@ -140,7 +140,7 @@ static void test_bad_fields(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_issue_figures),   cmocka_unit_test(test_segments_by_definition),
+        cmocka_unit_test(test_known_figures),   cmocka_unit_test(test_segments_by_definition),
         cmocka_unit_test(test_book_formula_grid), cmocka_unit_test(test_names),
         cmocka_unit_test(test_mirrors),         cmocka_unit_test(test_bad_fields),
     };

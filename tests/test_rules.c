@@ -1,4 +1,4 @@
-/* test_rules.c - every rule of RULES.md section 2, one test each; each
+/* test_rules.c - every rule of docs/rules.md §2, one test each; each
  * asserts both the rule's effect and that the neighbouring case differs. */
 #include "test_support.h"
 #include "turn.h"

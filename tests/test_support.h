@@ -34,6 +34,19 @@ static inline void ts_draw(const pb_field *f, pb_position *p, const char *a, con
     pb_draw_segment(f, p, s);
 }
 
+/* The drawn segments of p as coordinate pairs (x1 y1 x2 y2), the form the
+ * naive references of tests/ref_*.c take; returns their number. */
+static inline int ts_ref_segments(const pb_field *f, const pb_position *p, int (*segs)[4]) {
+    int n = 0;
+    for (int s = 0; s < f->nsegments; s++)
+        if (pb_drawn(p, s)) {
+            int a = f->segs[s].a, b = f->segs[s].b;
+            segs[n][0] = pb_x(f, a), segs[n][1] = pb_y(f, a), segs[n][2] = pb_x(f, b), segs[n][3] = pb_y(f, b);
+            n++;
+        }
+    return n;
+}
+
 /* Direction from node a to node b. */
 static inline int ts_dir(const pb_field *f, const char *a, const char *b) {
     int i = ts_node(f, a), j = ts_node(f, b);

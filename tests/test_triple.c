@@ -1,4 +1,4 @@
-/* test_triple.c - the triple rule set (issue 3, RULES.md section 3,
+/* test_triple.c - the triple rule set (docs/rules.md §3,
  * docs/triple.md): one test per rule clause, each built so that it fails
  * when the clause is broken, plus perft and random games cross-checked
  * against the naive reference in tests/ref_triple.c.
@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "perft.h"
+#include "test_support.h"
 #include "triple.h"
 
 /* tests/ref_triple.c */
@@ -177,7 +178,7 @@ static void test_first_turn(void **state) {
     pb_position p;
     pb_position_start(f, &p, PB_TOP);
     static ply_list l;
-    assert_int_equal(plies(f, &p, &l), 306); /* RULES.md / issue 3 */
+    assert_int_equal(plies(f, &p, &l), 306); /* the figure of the game's rules */
     for (int k = 0; k < l.n; k++) {
         assert_int_equal(l.v[k].len, 4);
         assert_int_equal(l.v[k].kick, 0);
@@ -696,13 +697,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 /* Compares the plies of p with the reference's, as sorted strings. */
 static void compare_with_ref(const pb_field *f, pb_position *p, ply_list *l) {
     static int segs[PB_MAX_SEGMENTS][4];
-    int n = 0;
-    for (int s = 0; s < f->nsegments; s++)
-        if (pb_drawn(p, s)) {
-            int a = f->segs[s].a, b = f->segs[s].b;
-            segs[n][0] = pb_x(f, a), segs[n][1] = pb_y(f, a), segs[n][2] = pb_x(f, b), segs[n][3] = pb_y(f, b);
-            n++;
-        }
+    int n = ts_ref_segments(f, p, segs);
     char **ref;
     int nref = pb_ref_triple_plies(f->spec.goal, f->spec.width, f->spec.length, (const int(*)[4])segs, n,
                                    pb_x(f, p->ball), pb_y(f, p->ball), p->to_move, &ref);
@@ -745,7 +740,7 @@ static int cmp_long(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The mirror images of p (RULES.md section 4: left-right keeps the rules,
+/* The mirror images of p (docs/rules.md §4: left-right keeps the rules,
  * top-bottom swaps the players) have the mirrored plies. */
 static void check_mirror(const pb_field *f, const pb_position *p, const ply_list *l, int lr, int tb) {
     static ply_list lm;

@@ -6,8 +6,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 if ! command -v "${CC_FUZZ:-clang}" > /dev/null \
    || ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; (void)n; return 0; }' \
         | "${CC_FUZZ:-clang}" -x c -fsanitize=fuzzer - -o /dev/null 2> /dev/null; then
-  echo "skipped: no clang with libFuzzer"
-  exit 0
+  skip "no clang with libFuzzer"
 fi
 FUZZ_OPT=-O0 nice bash "$root/scripts/fuzz.sh" 1 "$PWD/fuzz" > fuzz.log 2>&1; st=$?
 check "scripts/fuzz.sh builds and runs" 0 "$st"

@@ -3,13 +3,12 @@
 # enumerate --mpi` gives output identical byte for byte to one process, for
 # K = 1 and 3, on fields of each rule set, also with every count kept in GMP;
 # `solve --mpi` gives the values, best turn and line of one process; the
-# refusals of --mpi.  Skipped (exit 0) only when this paperball was built
-# without MPI or mpirun is missing.
+# refusals of --mpi.  Skipped (status 77, which ctest reports as skipped)
+# only when this paperball was built without MPI or mpirun is missing.
 # Usage: bash mpi.sh /path/to/paperball   (run in a scratch directory)
 set -u
-P=$1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib/check.sh"
+P=$pb
 
 W=$(mktemp -d mpi-cli.XXXXXX)
 cd "$W" || exit 1
@@ -20,12 +19,10 @@ rc=$?
 if [ $rc -ne 0 ]; then
     [ $rc -eq 2 ] && grep -q 'built without MPI' err.txt && [ "$(wc -l < err.txt)" -eq 1 ] \
         || { echo "FAIL: --mpi without MPI: status $rc, '$(cat err.txt)'"; exit 1; }
-    echo "skipped: this paperball was built without MPI"
-    exit 0
+    skip "this paperball was built without MPI"
 fi
 if ! command -v mpirun > /dev/null; then
-    echo "skipped: no mpirun"
-    exit 0
+    skip "no mpirun"
 fi
 # Open MPI refuses root without these; --oversubscribe lets 3 processes
 # share the cores of a small machine.
@@ -103,8 +100,4 @@ for opt in --resume "--checkpoint ck"; do
 done
 
 cd .. && rm -rf "$W"
-if [ $fails -gt 0 ]; then
-    echo "$fails check(s) failed"
-    exit 1
-fi
-echo "mpi: all checks passed"
+finish

@@ -2,23 +2,21 @@
 # prove.sh - `paperball prove`: output per claim, exit statuses (0 holds,
 # 6 a claim fails, 2 bad input), counterexample SVGs, JSON.
 # Usage: bash prove.sh /path/to/paperball   (run from a scratch directory)
-pb="$1"
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib/check.sh"
 
 expect_status() { # expected-status description command...
     local want="$1" what="$2"; shift 2
     "$@" >out.txt 2>err.txt
     local got=$?
-    [ "$got" = "$want" ] || err "$what: exit $got, expected $want ($(head -c 300 err.txt))"
+    [ "$got" = "$want" ] || fail "$what: exit $got, expected $want ($(head -c 300 err.txt))"
 }
 
 expect_status 0 "--help" "$pb" prove --help
-grep -q 'last-move-red' out.txt || err "--help does not list the claims"
+grep -q 'last-move-red' out.txt || fail "--help does not list the claims"
 
 expect_status 2 "unknown claim" "$pb" prove --claim no-such-claim
-grep -q '^paperball: unknown claim' err.txt || err "unknown claim: no one-line error"
-[ "$(wc -l <err.txt)" = 1 ] || err "unknown claim: error is not one line"
+grep -q '^paperball: unknown claim' err.txt || fail "unknown claim: no one-line error"
+[ "$(wc -l <err.txt)" = 1 ] || fail "unknown claim: error is not one line"
 expect_status 2 "bad field" "$pb" prove --claim empty-count --field 3,6,8
 expect_status 2 "other rules" "$pb" prove --rules hockey --claim no-draws
 expect_status 2 "claim and all" "$pb" prove --claim empty-count --all
@@ -26,39 +24,39 @@ expect_status 2 "stray argument" "$pb" prove foo
 expect_status 2 "bad depth" "$pb" prove --depth x
 
 expect_status 0 "empty-count on (2;6;8)" "$pb" prove --claim empty-count --field 2,6,8
-grep -q '^verdict    holds' out.txt || err "empty-count: no 'holds' verdict"
-grep -q '^statement' out.txt && grep -q '^method' out.txt || err "empty-count: statement/method missing"
+grep -q '^verdict    holds' out.txt || fail "empty-count: no 'holds' verdict"
+grep -q '^statement' out.txt && grep -q '^method' out.txt || fail "empty-count: statement/method missing"
 
 expect_status 0 "first-moves on (2;6;8)" "$pb" prove --claim first-moves --field 2,6,8
-grep -q 'holds' out.txt || err "first-moves: not holding"
+grep -q 'holds' out.txt || fail "first-moves: not holding"
 
 # The book's last-move claim fails on (2;2;2): a counterexample record and its SVG.
 mkdir -p cx
 expect_status 6 "last-move-red on (2;2;2)" "$pb" prove --claim last-move-red --field 2,2,2 --out cx
-grep -q '^verdict    FAILS' out.txt || err "last-move-red: no FAILS verdict"
-grep -q '^record .*b3-' out.txt || err "last-move-red: no game record from the centre b3"
-[ -s cx/counterexample-last-move-red.svg ] || err "last-move-red: no SVG written"
-grep -q '<svg' cx/counterexample-last-move-red.svg || err "last-move-red: SVG is not SVG"
+grep -q '^verdict    FAILS' out.txt || fail "last-move-red: no FAILS verdict"
+grep -q '^record .*b3-' out.txt || fail "last-move-red: no game record from the centre b3"
+[ -s cx/counterexample-last-move-red.svg ] || fail "last-move-red: no SVG written"
+grep -q '<svg' cx/counterexample-last-move-red.svg || fail "last-move-red: SVG is not SVG"
 # The exact statement holds on the same field, exhaustively.
 expect_status 0 "last-move-exact on (2;2;2)" "$pb" prove --claim last-move-exact --field 2,2,2
-grep -q 'complete (exhaustive)' out.txt || err "last-move-exact: not exhaustive on (2;2;2)"
+grep -q 'complete (exhaustive)' out.txt || fail "last-move-exact: not exhaustive on (2;2;2)"
 
 # Several claims, JSON.
 expect_status 0 "json" "$pb" prove --claim no-draws,dead-end-odd --field 2,2,2 --json
 if command -v python3 >/dev/null; then
     python3 -c 'import json,sys; d=json.load(open("out.txt")); assert d["all_hold"] is True; assert [c["claim"] for c in d["claims"]]==["no-draws","dead-end-odd"]; assert d["claims"][0]["fields"][0]["complete"] is True' \
-        || err "json: not valid or wrong content"
+        || fail "json: not valid or wrong content"
 fi
 
 # A depth limit: checked, but not exhaustive -> open, exit 0.
 expect_status 0 "depth" "$pb" prove --claim moves-converted --field 2,2,4 --depth 2
-grep -q 'INCOMPLETE' out.txt || err "depth: field not marked incomplete"
-grep -q '^verdict    open' out.txt || err "depth: verdict not open"
+grep -q 'INCOMPLETE' out.txt || fail "depth: field not marked incomplete"
+grep -q '^verdict    open' out.txt || fail "depth: verdict not open"
 
 # The odd/even map (figure 4 of the book).
 expect_status 0 "odd map" "$pb" prove --odd --field 2,6,8 --svg odd.svg
-grep -q 'C' out.txt || err "odd map: no centre"
+grep -q 'C' out.txt || fail "odd map: no centre"
 odd=$("$pb" info --field 2,6,8 | awk '$1=="odd"{print $2}')
-[ "$(grep -c '<circle[^>]*fill="#d00"' odd.svg)" = "$odd" ] || err "odd map: red nodes differ from 'info' odd count $odd"
+[ "$(grep -c '<circle[^>]*fill="#d00"' odd.svg)" = "$odd" ] || fail "odd map: red nodes differ from 'info' odd count $odd"
 
-exit $fail
+finish

@@ -2,9 +2,8 @@
 # show.sh - command-line checks of `paperball show`: text and SVG output,
 # record sources, exit statuses.  Usage: bash show.sh /path/to/paperball
 set -u
-PB=${1:?usage: show.sh /path/to/paperball}
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib/check.sh"
+PB=$pb
 # expect STATUS CMD...: runs CMD, output in out.txt / err.txt, checks the status
 expect() {
     local want=$1; shift
@@ -94,8 +93,4 @@ expect 2 "$PB" show --continuation 9 --record "$rec"
 expect 2 "$PB" show --bogus
 expect 2 "$PB" show a.txt b.txt
 
-if [ "$fails" -ne 0 ]; then
-    echo "$fails check(s) failed"
-    exit 1
-fi
-echo "show: all checks passed"
+finish

@@ -6,6 +6,7 @@
 #   check NAME EXPECTED ACTUAL   equal strings
 #   contains NAME NEEDLE TEXT    NEEDLE occurs in TEXT
 #   status CMD...                prints CMD's exit status (output discarded)
+#   skip REASON                  reports the test skipped (ctest: SKIP_RETURN_CODE 77)
 #   finish                       prints the tally; exit status 1 on failures
 # (ctest runs each script in a scratch directory of its own.)
 pb=${1:?usage: $(basename "$0") /path/to/paperball}
@@ -19,6 +20,10 @@ contains() {
   case "$3" in *"$2"*) echo "ok   $1";; *) fail "$1: [$2] not in [$3]";; esac
 }
 status() { "$@" >/dev/null 2>&1; echo $?; }
+skip() {
+  echo "skipped: $*"
+  exit 77
+}
 finish() {
   echo "$fails failed"
   [ "$fails" -eq 0 ]
