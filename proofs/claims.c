@@ -82,7 +82,8 @@ static void set_cx(pb_proofs_result *res, const pb_game *g, int from_start, cons
     vsnprintf(res->cx_what, sizeof res->cx_what, fmt, ap);
     va_end(ap);
     setf(title, sizeof title, "%s: counterexample", res->claim);
-    res->cx_svg = pb_proofs_game_svg(g, title);
+    pb_diagram_opts dop = {.odd = 1, .highlight_from = -1, .title = title};
+    res->cx_svg = pb_diagram_svg(g, &dop);
 }
 
 /* The walk's start: the given position or game, else the field's start. */

@@ -4,7 +4,7 @@
  * Both pictures are built from the same facts, gathered once by
  * diagram_facts(): which cells are playable, which orthogonal segments are
  * border, and for every drawn segment who drew it, whether it was a triple
- * kick and in which turn.  The drawn set itself comes from the game's
+ * kick, in which turn and at which step.  The drawn set itself comes from the game's
  * position, so the picture shows exactly the position the model holds; the
  * turns only colour it.
  *
@@ -20,6 +20,7 @@
 #include "diagram.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,10 +86,11 @@ typedef struct diagram_facts {
     int8_t owner[PB_MAX_SEGMENTS];       /* mover who drew it, OWNER_NONE if not drawn */
     uint8_t kick[PB_MAX_SEGMENTS];       /* drawn by a triple free kick */
     int16_t turn[PB_MAX_SEGMENTS];       /* index of the turn that drew it, -1 */
+    int16_t step[PB_MAX_SEGMENTS];       /* its step in that turn: 1 = from nodes[0] */
 } diagram_facts;
 
 /* Cell (cx, cy) is playable iff its NE diagonal is a legal segment
- * (RULES.md section 1: a diagonal is legal iff its cell is playable). */
+ * (docs/rules.md, geometry: a diagonal is legal iff its cell is playable). */
 static int cell_playable(const pb_field *f, int cx, int cy) {
     if (cx < 0 || cy < 0 || cx >= f->cols - 1 || cy >= f->rows - 1) return 0;
     return f->seg[pb_at(f, cx, cy)][PB_NE] >= 0;
@@ -117,17 +119,19 @@ static void diagram_facts_build(diagram_facts *d, const pb_game *g, const pb_dia
     d->nshown = highlight_start(g, o);
     memset(d->owner, OWNER_NONE, sizeof d->owner);
     memset(d->kick, 0, sizeof d->kick);
-    for (int s = 0; s < PB_MAX_SEGMENTS; s++) d->turn[s] = -1;
+    for (int s = 0; s < PB_MAX_SEGMENTS; s++) d->turn[s] = -1, d->step[s] = 0;
     for (int t = 0; t < g->nturns; t++) {
         const pb_game_turn *gt = &g->turns[t];
         for (int k = 0; k + 1 < gt->len; k++) {
             int s = pb_seg_between(f, gt->nodes[k], gt->nodes[k + 1]);
-            /* No step runs along a segment drawn before (RULES.md 2 and
-             * 3), so the first turn that has it is the one that drew it. */
+            /* No step runs along a segment drawn before (docs/rules.md;
+             * a kick's own way back is the one exception, docs/triple.md),
+             * so the first step that has it is the one that drew it. */
             if (s < 0 || d->turn[s] >= 0) continue;
             d->owner[s] = (int8_t)gt->mover;
             d->kick[s] = (uint8_t)(gt->kick != 0);
             d->turn[s] = (int16_t)t;
+            d->step[s] = (int16_t)(k + 1);
         }
     }
     /* Segments drawn in the position but by no listed turn (a position set
@@ -142,6 +146,13 @@ static void diagram_facts_build(diagram_facts *d, const pb_game *g, const pb_dia
 static int shown_ball(const pb_game *g, int nshown) {
     if (nshown < g->nturns) return g->turns[nshown].nodes[0];
     return g->pos.ball;
+}
+
+/* The letter of column x ("a", ..., "z", "aa", ...). */
+static const char *column_name(const pb_field *f, int x, char *name) {
+    pb_node_name(f, pb_at(f, x, 0), name);
+    name[strcspn(name, "0123456789")] = 0;
+    return name;
 }
 
 /* ---- text ------------------------------------------------------------- */
@@ -189,99 +200,98 @@ static const char *heavy_junction(int mask) {
     return j[mask & 15];
 }
 
-char *pb_diagram_text(const pb_game *g, const pb_diagram_opts *o) {
-    assert(g && g->field);
-    static const pb_diagram_opts none = {0, 0, -1, NULL, 0};
-    if (!o) o = &none;
-    const pb_field *f = g->field;
-    const glyphs *gl = o->unicode ? &unicode_glyphs : &ascii_glyphs;
-    diagram_facts *d = malloc(sizeof *d);
-    assert(d);
-    diagram_facts_build(d, g, o);
+/* Node (x, y) sits at text column 4x, text row 2 (rows-1-y). */
+static int text_x(int x) { return 4 * x; }
+static int text_y(const pb_field *f, int y) { return 2 * (f->rows - 1 - y); }
 
-    /* Node (x, y) sits at text column 4x, text row 2 (rows-1-y). */
-    tgrid t = {4 * (f->cols - 1) + 1, 2 * (f->rows - 1) + 1, NULL};
-    t.c = calloc((size_t)(t.w * t.h), sizeof *t.c);
-    assert(t.c);
-    for (int k = 0; k < t.w * t.h; k++) strcpy(t.c[k].g, " "), t.c[k].who = -1;
-#define TX(x) (4 * (x))
-#define TY(y) (2 * (f->rows - 1 - (y)))
+static void text_grid_init(tgrid *t, const pb_field *f) {
+    t->w = 4 * (f->cols - 1) + 1;
+    t->h = 2 * (f->rows - 1) + 1;
+    t->c = calloc((size_t)(t->w * t->h), sizeof *t->c);
+    assert(t->c);
+    for (int k = 0; k < t->w * t->h; k++) strcpy(t->c[k].g, " "), t->c[k].who = -1;
+}
 
-    /* Border, then drawn segments (they never share a place: a border
-     * segment can't be drawn). */
+/* The border; a border segment is never drawn, so the lines drawn after
+ * it never take its place. */
+static void text_border(tgrid *t, const pb_field *f, const glyphs *gl) {
     for (int y = 0; y < f->rows; y++)
         for (int x = 0; x < f->cols; x++) {
             if (border_seg(f, x, y, PB_E)) {
                 int goal_line = (f->flags[pb_at(f, x, y)] & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) &&
                                 (f->flags[pb_at(f, x + 1, y)] & (PB_GOAL_BOTTOM | PB_GOAL_TOP));
-                for (int k = 1; k <= 3; k++) tput(&t, TX(x) + k, TY(y), goal_line ? gl->goal_h : gl->bh, -1);
+                for (int k = 1; k <= 3; k++) tput(t, text_x(x) + k, text_y(f, y), goal_line ? gl->goal_h : gl->bh, -1);
             }
-            if (border_seg(f, x, y, PB_N)) tput(&t, TX(x), TY(y) - 1, gl->bv, -1);
+            if (border_seg(f, x, y, PB_N)) tput(t, text_x(x), text_y(f, y) - 1, gl->bv, -1);
         }
+}
+
+static void text_lines(tgrid *t, const diagram_facts *d, const glyphs *gl) {
+    const pb_field *f = d->f;
     for (int s = 0; s < f->nsegments; s++) {
         if (d->owner[s] == OWNER_NONE) continue;
         const pb_segment *sg = &f->segs[s];
-        int x = pb_x(f, sg->a), y = pb_y(f, sg->a), who = d->owner[s];
+        int x = text_x(pb_x(f, sg->a)), y = text_y(f, pb_y(f, sg->a)), who = d->owner[s];
+        /* Both diagonals of a cell cross in its centre: show an X. */
+        int crossed = sg->cross >= 0 && d->owner[sg->cross] != OWNER_NONE;
         switch (sg->dir) {
         case PB_E:
-            for (int k = 1; k <= 3; k++) tput(&t, TX(x) + k, TY(y), gl->h, who);
+            for (int k = 1; k <= 3; k++) tput(t, x + k, y, gl->h, who);
             break;
         case PB_N:
-            tput(&t, TX(x), TY(y) - 1, gl->v, who);
+            tput(t, x, y - 1, gl->v, who);
             break;
-        case PB_NE: {
-            /* Both diagonals of a cell cross in its centre: show an X. */
-            int other = sg->cross >= 0 && d->owner[sg->cross] != OWNER_NONE;
-            tput(&t, TX(x) + 2, TY(y) - 1, other ? gl->x : gl->ne, who);
+        case PB_NE:
+            tput(t, x + 2, y - 1, crossed ? gl->x : gl->ne, who);
             break;
-        }
-        case PB_NW: {
-            int other = sg->cross >= 0 && d->owner[sg->cross] != OWNER_NONE;
+        case PB_NW:
             /* a is the lower-right end of a NW diagonal: the cell is to its left. */
-            tput(&t, TX(x) - 2, TY(y) - 1, other ? gl->x : gl->nw, who);
+            tput(t, x - 2, y - 1, crossed ? gl->x : gl->nw, who);
             break;
-        }
         default:
             assert(0 && "segments run E, NE, N or NW from their first end");
         }
     }
-    /* Nodes.  The text has no continuation style: it shows the position
-     * the game has reached, whatever highlight_from says. */
-    int ball = g->pos.ball;
-    for (int i = 0; i < f->nlattice; i++) {
-        if (!pb_is_node(f, i)) continue;
-        int x = pb_x(f, i), y = pb_y(f, i), fl = f->flags[i];
-        const char *glyph;
-        if (i == ball) glyph = gl->ball;
-        else if (o->odd && (fl & PB_ODD)) glyph = gl->odd;
-        else if (fl & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) glyph = gl->goal;
-        else if (fl & PB_BOUNDARY) {
-            if (gl->bnode) glyph = gl->bnode;
-            else {
-                int mask = (border_seg(f, x, y, PB_E) ? 1 : 0) | (border_seg(f, x, y, PB_N) ? 2 : 0) |
-                           (x > 0 && border_seg(f, x - 1, y, PB_E) ? 4 : 0) |
-                           (y > 0 && border_seg(f, x, y - 1, PB_N) ? 8 : 0);
-                glyph = heavy_junction(mask);
-            }
-        } else if (pb_occupied(f, &g->pos, i)) glyph = gl->occupied;
-        else glyph = gl->empty;
-        tput(&t, TX(x), TY(y), glyph, -1);
-    }
+}
 
-    /* Out: row numbers on the left, column letters under the bottom row;
-     * trailing blanks trimmed so the text compares cleanly. */
+static const char *text_node_glyph(const pb_game *g, const pb_diagram_opts *o, const glyphs *gl, int i) {
+    const pb_field *f = g->field;
+    int x = pb_x(f, i), y = pb_y(f, i), fl = f->flags[i];
+    if (i == g->pos.ball) return gl->ball;
+    if (o->odd && (fl & PB_ODD)) return gl->odd;
+    if (fl & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) return gl->goal;
+    if (fl & PB_BOUNDARY) {
+        if (gl->bnode) return gl->bnode;
+        int mask = (border_seg(f, x, y, PB_E) ? 1 : 0) | (border_seg(f, x, y, PB_N) ? 2 : 0) |
+                   (x > 0 && border_seg(f, x - 1, y, PB_E) ? 4 : 0) | (y > 0 && border_seg(f, x, y - 1, PB_N) ? 8 : 0);
+        return heavy_junction(mask);
+    }
+    return pb_occupied(f, &g->pos, i) ? gl->occupied : gl->empty;
+}
+
+/* Nodes.  The text has no continuation style: it shows the position the
+ * game has reached, whatever highlight_from says. */
+static void text_nodes(tgrid *t, const pb_game *g, const pb_diagram_opts *o, const glyphs *gl) {
+    const pb_field *f = g->field;
+    for (int i = 0; i < f->nlattice; i++)
+        if (pb_is_node(f, i)) tput(t, text_x(pb_x(f, i)), text_y(f, pb_y(f, i)), text_node_glyph(g, o, gl, i), -1);
+}
+
+/* Out: row numbers on the left, column letters under the bottom row;
+ * trailing blanks trimmed so the text compares cleanly. */
+static char *text_out(const tgrid *t, const pb_field *f, int color) {
     static const char *colour[3] = {"\033[31m", "\033[34m", "\033[90m"}; /* Bottom red, Top blue */
     sbuf b = {0};
     sb_puts(&b, "");
-    for (int r = 0; r < t.h; r++) {
+    for (int r = 0; r < t->h; r++) {
         if (r % 2 == 0) sb_printf(&b, "%2d  ", f->rows - r / 2);
         else sb_puts(&b, "    ");
-        int last = t.w - 1;
-        while (last >= 0 && !strcmp(t.c[r * t.w + last].g, " ")) last--;
+        int last = t->w - 1;
+        while (last >= 0 && !strcmp(t->c[r * t->w + last].g, " ")) last--;
         int cur = -1;
         for (int k = 0; k <= last; k++) {
-            const tcell *c = &t.c[r * t.w + k];
-            int want = o->color ? c->who : -1;
+            const tcell *c = &t->c[r * t->w + k];
+            int want = color ? c->who : -1;
             if (want != cur) {
                 sb_puts(&b, want < 0 ? "\033[0m" : colour[want]);
                 cur = want;
@@ -294,17 +304,30 @@ char *pb_diagram_text(const pb_game *g, const pb_diagram_opts *o) {
     sb_puts(&b, "    ");
     for (int x = 0; x < f->cols; x++) {
         char name[8];
-        pb_node_name(f, pb_at(f, x, 0), name);
-        name[strcspn(name, "0123456789")] = 0;
-        sb_printf(&b, "%-4s", name);
+        sb_printf(&b, "%-4s", column_name(f, x, name));
     }
     while (b.n > 0 && b.s[b.n - 1] == ' ') b.s[--b.n] = 0;
     sb_puts(&b, "\n");
-#undef TX
-#undef TY
+    return b.s;
+}
+
+char *pb_diagram_text(const pb_game *g, const pb_diagram_opts *o) {
+    assert(g && g->field);
+    static const pb_diagram_opts none = {.highlight_from = -1};
+    if (!o) o = &none;
+    const glyphs *gl = o->unicode ? &unicode_glyphs : &ascii_glyphs;
+    diagram_facts *d = malloc(sizeof *d);
+    assert(d);
+    diagram_facts_build(d, g, o);
+    tgrid t;
+    text_grid_init(&t, g->field);
+    text_border(&t, g->field, gl);
+    text_lines(&t, d, gl);
+    text_nodes(&t, g, o, gl);
+    char *out = text_out(&t, g->field, o->color);
     free(t.c);
     free(d);
-    return b.s;
+    return out;
 }
 
 /* ---- SVG -------------------------------------------------------------- */
@@ -312,279 +335,460 @@ char *pb_diagram_text(const pb_game *g, const pb_diagram_opts *o) {
 /* Colours: each player its own, a pale tint of it for the goal it defends. */
 static const char *player_colour[3] = {"#d62728", "#1f5fbf", "#555555"};
 static const char *goal_tint[2] = {"#f9d6d6", "#d5e3f7"};
+static const char *player_key[3] = {"bottom", "top", "unknown"};
 
-typedef struct svg_geom {
+/* Stroke patterns: a turn of the shown position is solid, a turn of the
+ * continuation long-dashed, a free kick dotted (round caps make dots). */
+#define DASH_CONT "9 5"
+#define DASH_KICK "0.1 6"
+#define DASH_KICK_CONT "0.1 6 9 6"
+
+/* Everything one SVG picture needs, filled step by step. */
+typedef struct svg_ctx {
+    sbuf b;
+    const pb_game *g;
+    const pb_diagram_opts *o;
     const pb_field *f;
-    double u, ox, oy;   /* cell size; pixel position of lattice (0, rows-1) */
-} svg_geom;
+    diagram_facts *d;
+    int cont;                    /* a continuation is drawn */
+    const char *caption[3];
+    int ncap;
+    char desc[128], status[256];
+    double u, ox, oy;            /* cell size; pixel position of lattice (0, rows-1) */
+    double width, height, legend_y;
+} svg_ctx;
 
-static double px(const svg_geom *s, int x) { return s->ox + s->u * x; }
-static double py(const svg_geom *s, int y) { return s->oy + s->u * (s->f->rows - 1 - y); }
+static double px(const svg_ctx *c, int x) { return c->ox + c->u * x; }
+static double py(const svg_ctx *c, int y) { return c->oy + c->u * (c->f->rows - 1 - y); }
+static double nx(const svg_ctx *c, int i) { return px(c, pb_x(c->f, i)); }
+static double ny(const svg_ctx *c, int i) { return py(c, pb_y(c->f, i)); }
 
-typedef struct legend_item {
-    const char *label, *stroke, *dash;
-    double opacity;
-    int dot;
-} legend_item;
+/* How a game ends, said with the turn count: "Top wins in 7 turns (goal)",
+ * "draw after 5 turns (dead end)"; with more = 1, "in 3 more turns".  For a
+ * game that goes on: "game goes on, Top to move" ("3 more turns, ..."). */
+static void end_sentence(const pb_game *g, int turns, int more, char *buf, size_t len) {
+    const char *s = turns == 1 ? "" : "s", *m = more ? " more" : "";
+    if (g->end == PB_END_NONE) {
+        if (more) snprintf(buf, len, "%d more turn%s, %s to move", turns, s, pb_player_name(g->pos.to_move));
+        else snprintf(buf, len, "game goes on, %s to move", pb_player_name(g->pos.to_move));
+        return;
+    }
+    const char *how = g->end == PB_END_NO_KICK                          ? "no free kick possible"
+                      : g->end == PB_END_DEAD_END                       ? "dead end"
+                      : g->turns[g->nturns - 1].mover == g->loser ? "own goal"
+                                                                        : "goal";
+    if (g->loser == PB_NOBODY) snprintf(buf, len, "draw after %d%s turn%s (%s)", turns, m, s, how);
+    else snprintf(buf, len, "%s wins in %d%s turn%s (%s)", pb_player_name(g->loser ^ 1), turns, m, s, how);
+}
+
+/* Caption: the title (if any), the field, then the result.  Without a
+ * continuation the result is the game's; with one, the position after the
+ * shown turns and then where the continuation leads. */
+static void svg_caption(svg_ctx *c) {
+    const pb_game *g = c->g;
+    int shown = c->d->nshown;
+    pb_field_describe(c->f, c->desc, sizeof c->desc);
+    char tail[160];
+    if (!c->cont) {
+        if (g->end != PB_END_NONE) end_sentence(g, g->nturns, 0, c->status, sizeof c->status);
+        else if (g->nturns == 0)
+            snprintf(c->status, sizeof c->status, "the start, %s to move", pb_player_name(g->pos.to_move));
+        else {
+            end_sentence(g, g->nturns, 0, tail, sizeof tail);
+            snprintf(c->status, sizeof c->status, "after %d turn%s: %s", g->nturns, g->nturns == 1 ? "" : "s", tail);
+        }
+    } else {
+        const char *first = pb_player_name(g->turns[shown].mover);
+        end_sentence(g, g->nturns - shown, shown > 0, tail, sizeof tail);
+        if (shown == 0) snprintf(c->status, sizeof c->status, "from the start (%s to move): %s", first, tail);
+        else snprintf(c->status, sizeof c->status, "after %d turn%s (%s to move), then %s", shown,
+                      shown == 1 ? "" : "s", first, tail);
+    }
+    if (c->o->title) c->caption[c->ncap++] = c->o->title;
+    c->caption[c->ncap++] = c->desc;
+    c->caption[c->ncap++] = c->status;
+}
+
+/* Geometry: cells of 40 px; room above for the caption, left for row
+ * numbers, right for the goals' labels, below for column letters and the
+ * legend.  Narrow fields get a minimum width so the caption fits (about 7
+ * px per character). */
+static void svg_layout(svg_ctx *c) {
+    const pb_field *f = c->f;
+    c->u = 40.0;
+    double fw = c->u * (f->cols - 1), fh = c->u * (f->rows - 1);
+    double width = fw + 70 + 130;
+    if (width < 400) width = 400;
+    for (int k = 0; k < c->ncap; k++) {
+        double need = (k == 0 ? 9.8 : 7.6) * (double)strlen(c->caption[k]) + 30;
+        if (need > width) width = need;
+    }
+    c->width = width + 20;
+    c->ox = (c->width - fw) / 2 - 30;
+    c->oy = 30 + 19.0 * c->ncap;
+    c->legend_y = c->oy + fh + 44;
+    c->height = c->legend_y + 24;
+}
+
+static void svg_head(svg_ctx *c) {
+    sbuf *b = &c->b;
+    sb_printf(b,
+              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+              "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+              c->width, c->height, c->width, c->height);
+    sb_puts(b, "<title>");
+    sb_xml(b, c->caption[0]);
+    sb_puts(b, "</title>\n");
+    sb_printf(b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", c->width, c->height);
+    for (int k = 0; k < c->ncap; k++) {
+        const char *cls = k == c->ncap - 1 ? "caption result" : "caption";
+        sb_printf(b, "<text class=\"%s\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cls, c->width / 2,
+                  22.0 + 19 * k, k == 0 ? "font-size=\"16\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#333\"");
+        sb_xml(b, c->caption[k]);
+        sb_puts(b, "</text>\n");
+    }
+}
 
 /* A rectangle of cells as a closed sub-path. */
-static void svg_cells(sbuf *b, const svg_geom *s, int x0, int y0, int x1, int y1) {
-    sb_printf(b, "M%.1f %.1fH%.1fV%.1fH%.1fZ", px(s, x0), py(s, y0), px(s, x1), py(s, y1), px(s, x0));
+static void svg_cells(sbuf *b, const svg_ctx *c, int x0, int y0, int x1, int y1) {
+    sb_printf(b, "M%.1f %.1fH%.1fV%.1fH%.1fZ", px(c, x0), py(c, y0), px(c, x1), py(c, y1), px(c, x0));
+}
+
+/* The player whose goal cell (cx, cy) is part of, or PB_NOBODY for a
+ * field cell: box goals are the first and last row of cells; a hockey
+ * goal's net is the area behind its goal line. */
+static int goal_cell_owner(const pb_field *f, int cx, int cy) {
+    if (f->box) return cy == 0 ? PB_BOTTOM : cy == f->rows - 2 ? PB_TOP : PB_NOBODY;
+    if (cx < f->goal_x0 || cx >= f->goal_x1) return PB_NOBODY;
+    return cy < f->goal_y_bottom ? PB_BOTTOM : cy >= f->goal_y_top ? PB_TOP : PB_NOBODY;
+}
+
+/* The light grid of the whole bounding lattice, then the playable region:
+ * field cells green-grey, goal cells tinted with the colour of the player
+ * who defends them, and the grid of legal straight segments over it. */
+static void svg_grid(svg_ctx *c) {
+    const pb_field *f = c->f;
+    sbuf *b = &c->b;
+    sb_puts(b, "<path class=\"grid\" fill=\"none\" stroke=\"#d4dae0\" stroke-width=\"0.8\" d=\"");
+    for (int x = 0; x < f->cols; x++) sb_printf(b, "M%.1f %.1fV%.1f", px(c, x), py(c, f->rows - 1), py(c, 0));
+    for (int y = 0; y < f->rows; y++) sb_printf(b, "M%.1f %.1fH%.1f", px(c, 0), py(c, y), px(c, f->cols - 1));
+    sb_puts(b, "\"/>\n");
+
+    sbuf area[3] = {{0}, {0}, {0}}; /* indexed by owner: Bottom's goal, Top's goal, field */
+    for (int k = 0; k < 3; k++) sb_puts(&area[k], "");
+    for (int cy = 0; cy < f->rows - 1; cy++)
+        for (int cx = 0; cx < f->cols - 1; cx++)
+            if (cell_playable(f, cx, cy)) svg_cells(&area[goal_cell_owner(f, cx, cy)], c, cx, cy, cx + 1, cy + 1);
+    sb_printf(b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n", area[PB_NOBODY].s);
+    for (int p = 0; p < 2; p++)
+        if (area[p].n) sb_printf(b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", player_key[p], goal_tint[p], area[p].s);
+    for (int k = 0; k < 3; k++) free(area[k].s);
+
+    sb_puts(b, "<path class=\"grid-in\" fill=\"none\" stroke=\"#c3ccc0\" stroke-width=\"0.8\" d=\"");
+    for (int y = 0; y < f->rows; y++)
+        for (int x = 0; x < f->cols; x++) {
+            int i = pb_at(f, x, y);
+            if (f->seg[i][PB_E] >= 0) sb_printf(b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
+            if (f->seg[i][PB_N] >= 0) sb_printf(b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
+        }
+    sb_puts(b, "\"/>\n");
 }
 
 /* Goal lines: a band in the defender's colour between the posts (for box
  * goals also on the back of the box, where a goal is scored). */
-static void svg_goal_lines(sbuf *b, const svg_geom *s) {
-    const pb_field *f = s->f;
+static void svg_goal_lines(svg_ctx *c) {
+    const pb_field *f = c->f;
     for (int p = 0; p < 2; p++) {
         int y = p == PB_TOP ? f->line_y_top : f->line_y_bottom;
         int gy = p == PB_TOP ? f->goal_y_top : f->goal_y_bottom;
-        sb_printf(b,
+        sb_printf(&c->b,
                   "<path class=\"goal-line %s\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"%s\" "
                   "stroke-width=\"%s\" stroke-linecap=\"butt\" d=\"M%.1f %.1fH%.1f",
-                  p == PB_TOP ? "top" : "bottom", player_colour[p], f->box ? "0.45" : "0.7",
-                  f->box ? "7" : "5", px(s, f->goal_x0), py(s, y), px(s, f->goal_x1));
-        if (f->box) sb_printf(b, "M%.1f %.1fH%.1f", px(s, f->goal_x0), py(s, gy), px(s, f->goal_x1));
-        sb_puts(b, "\"/>\n");
+                  player_key[p], player_colour[p], f->box ? "0.45" : "0.7", f->box ? "7" : "5", px(c, f->goal_x0),
+                  py(c, y), px(c, f->goal_x1));
+        if (f->box) sb_printf(&c->b, "M%.1f %.1fH%.1f", px(c, f->goal_x0), py(c, gy), px(c, f->goal_x1));
+        sb_puts(&c->b, "\"/>\n");
     }
+}
+
+/* Right of the field, level with each goal: who attacks it and which way
+ * (a player scores in the goal the other defends). */
+static void svg_goal_labels(svg_ctx *c) {
+    const pb_field *f = c->f;
+    double x = px(c, f->cols - 1) + 14;
+    sb_puts(&c->b, "<g class=\"attacks\" font-size=\"12\" font-weight=\"bold\">\n");
+    for (int p = 0; p < 2; p++) {
+        int attacker = p ^ 1;
+        double y = (py(c, p == PB_TOP ? f->line_y_top : f->line_y_bottom) +
+                    py(c, p == PB_TOP ? f->goal_y_top : f->goal_y_bottom)) / 2 + 4;
+        sb_printf(&c->b, "<text class=\"attack %s\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s attacks %s</text>\n",
+                  player_key[attacker], x, y, player_colour[attacker], pb_player_name(attacker),
+                  p == PB_TOP ? "\u2191" : "\u2193");
+    }
+    sb_puts(&c->b, "</g>\n");
+}
+
+static void svg_border(svg_ctx *c) {
+    const pb_field *f = c->f;
+    sb_puts(&c->b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
+                   "stroke-linecap=\"round\" stroke-linejoin=\"round\" d=\"");
+    for (int y = 0; y < f->rows; y++)
+        for (int x = 0; x < f->cols; x++) {
+            if (border_seg(f, x, y, PB_E)) sb_printf(&c->b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
+            if (border_seg(f, x, y, PB_N)) sb_printf(&c->b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
+        }
+    sb_puts(&c->b, "\"/>\n");
+}
+
+/* Box goals: the bands lie under the border, which runs along the back of
+ * the box; line goals: over it, as a goal line with setback 0 is part of
+ * the border. */
+static void svg_field(svg_ctx *c) {
+    svg_grid(c);
+    if (c->f->box) svg_goal_lines(c);
+    svg_border(c);
+    if (!c->f->box) svg_goal_lines(c);
+    svg_goal_labels(c);
+}
+
+/* Nodes as small points (named in the replayer, so that its script can
+ * find them), with their names on request. */
+static void svg_nodes(svg_ctx *c) {
+    const pb_field *f = c->f;
+    char name[8];
+    sb_puts(&c->b, "<g class=\"nodes\" fill=\"#8a939b\">\n");
+    for (int i = 0; i < f->nlattice; i++) {
+        if (!pb_is_node(f, i)) continue;
+        sb_printf(&c->b, "<circle class=\"node\"");
+        if (c->o->replay) sb_printf(&c->b, " id=\"node-%s\"", pb_node_name(f, i, name));
+        sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", nx(c, i), ny(c, i));
+    }
+    sb_puts(&c->b, "</g>\n");
+    if (!c->o->names) return;
+    sb_puts(&c->b, "<g class=\"names\" font-size=\"9\" fill=\"#6b7580\">\n");
+    for (int i = 0; i < f->nlattice; i++)
+        if (pb_is_node(f, i))
+            sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", nx(c, i) + 4, ny(c, i) - 4,
+                      pb_node_name(f, i, name));
+    sb_puts(&c->b, "</g>\n");
+}
+
+/* Centre dot, posts, odd nodes. */
+static void svg_marks(svg_ctx *c) {
+    const pb_field *f = c->f;
+    sb_printf(&c->b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n", nx(c, f->centre),
+              ny(c, f->centre));
+    for (int i = 0; i < f->nlattice; i++)
+        if (pb_is_node(f, i) && (f->flags[i] & PB_POST))
+            sb_printf(&c->b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
+                      nx(c, i) - 5.5, ny(c, i) - 5.5);
+    if (!c->o->odd) return;
+    sb_puts(&c->b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
+    for (int i = 0; i < f->nlattice; i++)
+        if (pb_is_node(f, i) && (f->flags[i] & PB_ODD))
+            sb_printf(&c->b, "<circle class=\"odd\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"/>\n", nx(c, i), ny(c, i));
+    sb_puts(&c->b, "</g>\n");
+}
+
+static const char *line_dash(int kick, int cont) {
+    if (kick) return cont ? DASH_KICK_CONT : DASH_KICK;
+    return cont ? DASH_CONT : NULL;
+}
+
+/* Drawn segments in the drawer's colour: the shown turns solid, the
+ * continuation long-dashed, free kicks dotted.  The replayer needs each
+ * segment's turn and step. */
+static void svg_lines(svg_ctx *c) {
+    const pb_field *f = c->f;
+    const diagram_facts *d = c->d;
+    sb_puts(&c->b, "<g class=\"lines\" stroke-width=\"3\" stroke-linecap=\"round\">\n");
+    for (int s = 0; s < f->nsegments; s++) {
+        if (d->owner[s] == OWNER_NONE) continue;
+        const pb_segment *sg = &f->segs[s];
+        int who = d->owner[s], cont = d->turn[s] >= d->nshown;
+        const char *dash = line_dash(d->kick[s], cont);
+        sb_printf(&c->b, "<line class=\"seg %s%s%s\"", player_key[who], d->kick[s] ? " kick" : "", cont ? " cont" : "");
+        if (c->o->replay) sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", d->turn[s], d->step[s]);
+        sb_printf(&c->b, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"", nx(c, sg->a), ny(c, sg->a),
+                  nx(c, sg->b), ny(c, sg->b), player_colour[who]);
+        if (dash) sb_printf(&c->b, " stroke-dasharray=\"%s\"", dash);
+        sb_puts(&c->b, "/>\n");
+    }
+    sb_puts(&c->b, "</g>\n");
+}
+
+/* Does step k of a turn (nodes[k-1] to nodes[k]) run along a segment an
+ * earlier step of the same turn ran along? */
+static int step_goes_back(const pb_field *f, const pb_game_turn *gt, int k) {
+    int s = pb_seg_between(f, gt->nodes[k - 1], gt->nodes[k]);
+    for (int j = 1; j < k; j++)
+        if (pb_seg_between(f, gt->nodes[j - 1], gt->nodes[j]) == s) return 1;
+    return 0;
+}
+
+/* A free kick that reflects straight back runs along its own segments,
+ * which are drawn once (docs/triple.md): its way back is drawn again
+ * beside them, offset by a few pixels, with a ring where it turned. */
+static void svg_kick_returns(svg_ctx *c) {
+    const pb_game *g = c->g;
+    int any = 0;
+    for (int t = 0; t < g->nturns; t++) {
+        const pb_game_turn *gt = &g->turns[t];
+        if (!gt->kick) continue;
+        for (int k = 2; k < gt->len; k++) {
+            if (!step_goes_back(c->f, gt, k)) continue;
+            int a = gt->nodes[k - 1], e = gt->nodes[k];
+            double dx = nx(c, e) - nx(c, a), dy = ny(c, e) - ny(c, a), n = sqrt(dx * dx + dy * dy);
+            double ox = -dy / n * 5, oy = dx / n * 5;
+            const char *col = player_colour[gt->mover];
+            if (!any)
+                sb_puts(&c->b, "<g class=\"kick-returns\" fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\">\n");
+            any = 1;
+            if (!step_goes_back(c->f, gt, k - 1)) {
+                sb_printf(&c->b, "<circle class=\"reflection\"");
+                if (c->o->replay) sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
+                sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"6\" stroke=\"%s\"/>\n", nx(c, a), ny(c, a), col);
+            }
+            sb_printf(&c->b, "<path class=\"kick-return %s\"", player_key[gt->mover]);
+            if (c->o->replay) sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
+            sb_printf(&c->b, " stroke=\"%s\" stroke-dasharray=\"%s\" d=\"M%.1f %.1fL%.1f %.1f\"/>\n", col,
+                      t >= c->d->nshown ? DASH_KICK_CONT : DASH_KICK, nx(c, a) + ox, ny(c, a) + oy, nx(c, e) + ox,
+                      ny(c, e) + oy);
+        }
+    }
+    if (any) sb_puts(&c->b, "</g>\n");
+}
+
+/* The number of every turn beside the node where it ends (each turn ends
+ * on a node no line touched before, so no two numbers share a node): a
+ * disc in the mover's colour for the shown turns, a ring for the
+ * continuation. */
+static void svg_turn_numbers(svg_ctx *c) {
+    const pb_game *g = c->g;
+    if (g->nturns == 0) return;
+    sb_puts(&c->b, "<g class=\"turn-numbers\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">\n");
+    for (int t = 0; t < g->nturns; t++) {
+        const pb_game_turn *gt = &g->turns[t];
+        int e = gt->nodes[gt->len - 1], cont = t >= c->d->nshown;
+        const char *col = player_colour[gt->mover];
+        double x = nx(c, e) + 10, y = ny(c, e) - 10;
+        sb_printf(&c->b, "<g class=\"turn-no%s\" data-turn=\"%d\">", cont ? " cont" : "", t);
+        sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>", x,
+                  y, cont ? "#fff" : col, col);
+        sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text></g>\n", x, y + 3.5, cont ? col : "#fff",
+                  t + 1);
+    }
+    sb_puts(&c->b, "</g>\n");
+}
+
+/* The ball: filled where the shown position has it; a dashed ring where
+ * the continuation leaves it. */
+static void svg_ball(svg_ctx *c) {
+    int ball = shown_ball(c->g, c->d->nshown), end = c->g->pos.ball;
+    if (c->cont)
+        sb_printf(&c->b,
+                  "<circle class=\"ball-end\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111\" "
+                  "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
+                  nx(c, end), ny(c, end));
+    sb_printf(&c->b,
+              "<circle class=\"ball\" cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#111\" stroke=\"#fff\" "
+              "stroke-width=\"2\"/>\n",
+              nx(c, ball), ny(c, ball));
+}
+
+/* Coordinates: letters under the field, numbers left of it. */
+static void svg_coords(svg_ctx *c) {
+    const pb_field *f = c->f;
+    sb_puts(&c->b, "<g class=\"coords\" font-size=\"12\" fill=\"#444\" text-anchor=\"middle\">\n");
+    for (int x = 0; x < f->cols; x++) {
+        char name[8];
+        sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(c, x), py(c, 0) + 22, column_name(f, x, name));
+    }
+    for (int y = 0; y < f->rows; y++)
+        sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(c, 0) - 14, py(c, y) + 4,
+                  y + 1);
+    sb_puts(&c->b, "</g>\n");
+}
+
+/* One legend entry: a line sample (split between the colours of the
+ * players who drew such lines, so the sample looks like the lines) or a
+ * dot, then the label. */
+typedef struct legend_item {
+    const char *label, *cls, *dash;
+    int players;   /* bit p: player p's colour; 0 for a dot */
+    const char *dot;
+} legend_item;
+
+static double legend_width(const legend_item *it) { return 40 + 7.2 * (double)strlen(it->label); }
+
+static void legend_draw(svg_ctx *c, const legend_item *it, double x, double y) {
+    sb_printf(&c->b, "<g class=\"%s\">", it->cls);
+    if (!it->players) {
+        sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"/>", x + 12, y - 4, it->dot);
+    } else {
+        int n = (it->players & 1) + (it->players >> 1 & 1), k = 0;
+        for (int p = 0; p < 2; p++) {
+            if (!(it->players >> p & 1)) continue;
+            double w = 24.0 / n;
+            sb_printf(&c->b, "<path d=\"M%.1f %.1fh%.1f\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"",
+                      x + k * w, y - 4, w, player_colour[p]);
+            if (it->dash) sb_printf(&c->b, " stroke-dasharray=\"%s\"", it->dash);
+            sb_puts(&c->b, "/>");
+            k++;
+        }
+    }
+    sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n", x + 30, y, it->label);
+}
+
+/* Legend, one row, centred: the players, then only the styles the
+ * picture uses. */
+static void svg_legend(svg_ctx *c) {
+    const pb_game *g = c->g;
+    int kickers = 0, continuers = 0;
+    for (int t = 0; t < g->nturns; t++) {
+        if (g->turns[t].kick) kickers |= 1 << g->turns[t].mover;
+        if (t >= c->d->nshown) continuers |= 1 << g->turns[t].mover;
+    }
+    legend_item items[6];
+    int n = 0;
+    items[n++] = (legend_item){"Top", "key top", NULL, 1 << PB_TOP, NULL};
+    items[n++] = (legend_item){"Bottom", "key bottom", NULL, 1 << PB_BOTTOM, NULL};
+    if (kickers) items[n++] = (legend_item){"free kick", "key kick", DASH_KICK, kickers, NULL};
+    if (continuers) items[n++] = (legend_item){"continuation", "key cont", DASH_CONT, continuers, NULL};
+    if (c->o->odd) items[n++] = (legend_item){"odd node", "key odd", NULL, 0, "#e3001b"};
+    double wsum = 0;
+    for (int k = 0; k < n; k++) wsum += legend_width(&items[k]);
+    double x = c->width / 2 - wsum / 2;
+    sb_puts(&c->b, "<g class=\"legend\" font-size=\"12\" fill=\"#222\">\n");
+    for (int k = 0; k < n; k++) {
+        legend_draw(c, &items[k], x, c->legend_y);
+        x += legend_width(&items[k]);
+    }
+    sb_puts(&c->b, "</g>\n");
 }
 
 char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
     assert(g && g->field);
-    static const pb_diagram_opts none = {0, 0, -1, NULL, 0};
-    if (!o) o = &none;
-    const pb_field *f = g->field;
-    diagram_facts *d = malloc(sizeof *d);
-    assert(d);
-    diagram_facts_build(d, g, o);
-
-    int kicks = 0, cont = d->nshown < g->nturns;
-    for (int t = 0; t < g->nturns; t++) kicks |= g->turns[t].kick != 0;
-
-    /* Caption lines: the title (if any), the field, then the result of the
-     * shown position (not of the continuation's end) and the turn count. */
-    char desc[128], result[128], status[192];
-    pb_field_describe(f, desc, sizeof desc);
-    {
-        pb_game shown = *g;
-        shown.nturns = d->nshown;
-        if (d->nshown < g->nturns) {
-            shown.end = PB_END_NONE;
-            shown.pos.to_move = (uint8_t)g->turns[d->nshown].mover;
-        }
-        pb_game_result(&shown, result, sizeof result);
-    }
-    int slen = snprintf(status, sizeof status, "%s, %d turn%s", result, d->nshown, d->nshown == 1 ? "" : "s");
-    if (cont && slen > 0 && (size_t)slen < sizeof status)
-        snprintf(status + slen, sizeof status - (size_t)slen, " + %d continued", g->nturns - d->nshown);
-    const char *caption[3];
-    int ncap = 0;
-    if (o->title) caption[ncap++] = o->title;
-    caption[ncap++] = desc;
-    caption[ncap++] = status;
-
-    /* Geometry: cells of 40 px; room above for the caption, left for row
-     * numbers, below for column letters and the legend.  Narrow fields get
-     * a minimum width so the caption fits (about 7 px per character). */
-    svg_geom s = {f, 40.0, 0, 0};
-    double fw = s.u * (f->cols - 1), fh = s.u * (f->rows - 1);
-    double width = fw + 80;
-    if (width < 400) width = 400;
-    for (int k = 0; k < ncap; k++) {
-        double need = (k == 0 ? 9.8 : 7.6) * (double)strlen(caption[k]) + 30;
-        if (need > width) width = need;
-    }
-    width += 20;
-    s.ox = (width - fw) / 2 + 8;
-    s.oy = 30 + 19.0 * ncap;
-    double legend_y = s.oy + fh + 44;
-    double height = legend_y + 24;
-
-    sbuf b = {0};
-    sb_printf(&b,
-              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-              "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-              width, height, width, height);
-    sb_puts(&b, "<title>");
-    sb_xml(&b, caption[0]);
-    sb_puts(&b, "</title>\n");
-    sb_printf(&b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width, height);
-    double cx = width / 2;
-    for (int k = 0; k < ncap; k++) {
-        sb_printf(&b, "<text class=\"caption\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cx, 22.0 + 19 * k,
-                  k == 0 ? "font-size=\"16\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#333\"");
-        sb_xml(&b, caption[k]);
-        sb_puts(&b, "</text>\n");
-    }
-
-    /* Grid of the whole bounding lattice, light. */
-    sb_puts(&b, "<path class=\"grid\" fill=\"none\" stroke=\"#d4dae0\" stroke-width=\"0.8\" d=\"");
-    for (int x = 0; x < f->cols; x++) sb_printf(&b, "M%.1f %.1fV%.1f", px(&s, x), py(&s, f->rows - 1), py(&s, 0));
-    for (int y = 0; y < f->rows; y++) sb_printf(&b, "M%.1f %.1fH%.1f", px(&s, 0), py(&s, y), px(&s, f->cols - 1));
-    sb_puts(&b, "\"/>\n");
-
-    /* Playable region: field cells green-grey, goal cells tinted with the
-     * colour of the player who defends them. */
-    sbuf fieldp = {0}, goalp[2] = {{0}, {0}};
-    sb_puts(&fieldp, "");
-    sb_puts(&goalp[0], "");
-    sb_puts(&goalp[1], "");
-    for (int cy = 0; cy < f->rows - 1; cy++)
-        for (int cx2 = 0; cx2 < f->cols - 1; cx2++) {
-            if (!cell_playable(f, cx2, cy)) continue;
-            sbuf *dst = &fieldp;
-            if (f->box && cy == 0) dst = &goalp[PB_BOTTOM];
-            else if (f->box && cy == f->rows - 2) dst = &goalp[PB_TOP];
-            else if (!f->box && cx2 >= f->goal_x0 && cx2 < f->goal_x1) {
-                /* Hockey: the area behind a goal line is the goal's net. */
-                if (cy < f->goal_y_bottom) dst = &goalp[PB_BOTTOM];
-                else if (cy >= f->goal_y_top) dst = &goalp[PB_TOP];
-            }
-            svg_cells(dst, &s, cx2, cy, cx2 + 1, cy + 1);
-        }
-    sb_printf(&b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n", fieldp.s);
-    for (int p = 0; p < 2; p++)
-        if (goalp[p].n)
-            sb_printf(&b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", p == PB_TOP ? "top" : "bottom",
-                      goal_tint[p], goalp[p].s);
-    free(fieldp.s);
-    free(goalp[0].s);
-    free(goalp[1].s);
-    sb_printf(&b, "<path class=\"grid-in\" fill=\"none\" stroke=\"#c3ccc0\" stroke-width=\"0.8\" d=\"");
-    for (int y = 0; y < f->rows; y++)
-        for (int x = 0; x < f->cols; x++) {
-            int i = pb_at(f, x, y);
-            if (f->seg[i][PB_E] >= 0) sb_printf(&b, "M%.1f %.1fh%.1f", px(&s, x), py(&s, y), s.u);
-            if (f->seg[i][PB_N] >= 0) sb_printf(&b, "M%.1f %.1fv%.1f", px(&s, x), py(&s, y), -s.u);
-        }
-    sb_puts(&b, "\"/>\n");
-
-    /* Box goals: the bands lie under the border, which runs along the back
-     * of the box; line goals: over it, as a goal line with setback 0 is
-     * part of the border. */
-    if (f->box) svg_goal_lines(&b, &s);
-
-    /* Border, heavy. */
-    sb_puts(&b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
-                "stroke-linecap=\"round\" stroke-linejoin=\"round\" d=\"");
-    for (int y = 0; y < f->rows; y++)
-        for (int x = 0; x < f->cols; x++) {
-            if (border_seg(f, x, y, PB_E)) sb_printf(&b, "M%.1f %.1fh%.1f", px(&s, x), py(&s, y), s.u);
-            if (border_seg(f, x, y, PB_N)) sb_printf(&b, "M%.1f %.1fv%.1f", px(&s, x), py(&s, y), -s.u);
-        }
-    sb_puts(&b, "\"/>\n");
-
-    if (!f->box) svg_goal_lines(&b, &s);
-
-    /* Nodes as small points. */
-    sb_puts(&b, "<g class=\"nodes\" fill=\"#8a939b\">\n");
-    for (int i = 0; i < f->nlattice; i++)
-        if (pb_is_node(f, i))
-            sb_printf(&b, "<circle class=\"node\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", px(&s, pb_x(f, i)),
-                      py(&s, pb_y(f, i)));
-    sb_puts(&b, "</g>\n");
-
-    /* Drawn segments: the shown turns solid, the continuation dashed and
-     * translucent; triple kicks dashed. */
-    sb_puts(&b, "<g class=\"lines\" stroke-width=\"3\" stroke-linecap=\"round\">\n");
-    for (int s2 = 0; s2 < f->nsegments; s2++) {
-        if (d->owner[s2] == OWNER_NONE) continue;
-        const pb_segment *sg = &f->segs[s2];
-        int who = d->owner[s2], is_cont = d->turn[s2] >= d->nshown;
-        const char *dash = d->kick[s2] ? (is_cont ? " stroke-dasharray=\"3 5\"" : " stroke-dasharray=\"8 5\"")
-                                       : (is_cont ? " stroke-dasharray=\"6 4\"" : "");
-        sb_printf(&b,
-                  "<line class=\"seg %s%s%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s%s/>\n",
-                  who == PB_TOP ? "top" : who == PB_BOTTOM ? "bottom" : "unknown", d->kick[s2] ? " kick" : "",
-                  is_cont ? " cont" : "", px(&s, pb_x(f, sg->a)), py(&s, pb_y(f, sg->a)), px(&s, pb_x(f, sg->b)),
-                  py(&s, pb_y(f, sg->b)), player_colour[who], dash, is_cont ? " stroke-opacity=\"0.6\"" : "");
-    }
-    sb_puts(&b, "</g>\n");
-
-    /* Centre dot, posts, odd nodes. */
-    sb_printf(&b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n",
-              px(&s, pb_x(f, f->centre)), py(&s, pb_y(f, f->centre)));
-    for (int i = 0; i < f->nlattice; i++)
-        if (pb_is_node(f, i) && (f->flags[i] & PB_POST))
-            sb_printf(&b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
-                      px(&s, pb_x(f, i)) - 5.5, py(&s, pb_y(f, i)) - 5.5);
-    if (o->odd) {
-        sb_puts(&b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
-        for (int i = 0; i < f->nlattice; i++)
-            if (pb_is_node(f, i) && (f->flags[i] & PB_ODD))
-                sb_printf(&b, "<circle class=\"odd\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"/>\n", px(&s, pb_x(f, i)),
-                          py(&s, pb_y(f, i)));
-        sb_puts(&b, "</g>\n");
-    }
-
-    /* Step numbers of the continuation, at the node where each turn ends. */
-    if (cont) {
-        sb_puts(&b, "<g class=\"steps\" font-size=\"11\" font-weight=\"bold\" text-anchor=\"middle\">\n");
-        for (int t = d->nshown; t < g->nturns; t++) {
-            const pb_game_turn *gt = &g->turns[t];
-            int e = gt->nodes[gt->len - 1];
-            double x = px(&s, pb_x(f, e)) + 9, y = py(&s, pb_y(f, e)) - 9;
-            sb_printf(&b,
-                      "<circle class=\"step\" cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#fff\" stroke=\"%s\" "
-                      "stroke-width=\"1.5\"/><text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text>\n",
-                      x, y, player_colour[gt->mover], x, y + 4, player_colour[gt->mover], t - d->nshown + 1);
-        }
-        sb_puts(&b, "</g>\n");
-    }
-
-    /* The ball: filled where the shown position has it; a ring where the
-     * continuation leaves it. */
-    int ball = shown_ball(g, d->nshown);
-    if (cont)
-        sb_printf(&b,
-                  "<circle class=\"ball-end\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111\" "
-                  "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
-                  px(&s, pb_x(f, g->pos.ball)), py(&s, pb_y(f, g->pos.ball)));
-    sb_printf(&b,
-              "<circle class=\"ball\" cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#111\" stroke=\"#fff\" "
-              "stroke-width=\"2\"/>\n",
-              px(&s, pb_x(f, ball)), py(&s, pb_y(f, ball)));
-
-    /* Coordinates: letters under the field, numbers left of it. */
-    sb_puts(&b, "<g class=\"coords\" font-size=\"12\" fill=\"#444\" text-anchor=\"middle\">\n");
-    for (int x = 0; x < f->cols; x++) {
-        char name[8];
-        pb_node_name(f, pb_at(f, x, 0), name);
-        name[strcspn(name, "0123456789")] = 0;
-        sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(&s, x), py(&s, 0) + 22, name);
-    }
-    for (int y = 0; y < f->rows; y++)
-        sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(&s, 0) - 14,
-                  py(&s, y) + 4, y + 1);
-    sb_puts(&b, "</g>\n");
-
-    /* Legend, one row, centred. */
-    legend_item items[6];
-    int n = 0;
-    items[n++] = (legend_item){"Top", player_colour[PB_TOP], NULL, 1, 0};
-    items[n++] = (legend_item){"Bottom", player_colour[PB_BOTTOM], NULL, 1, 0};
-    if (kicks) items[n++] = (legend_item){"free kick", "#444", "8 5", 1, 0};
-    if (cont) items[n++] = (legend_item){"continuation", "#444", "6 4", 0.6, 0};
-    if (o->odd) items[n++] = (legend_item){"odd node", "#e3001b", NULL, 1, 1};
-    double wsum = 0, iw[6];
-    for (int k = 0; k < n; k++) wsum += iw[k] = 40 + 7.2 * (double)strlen(items[k].label);
-    double lx = cx - wsum / 2;
-    sb_puts(&b, "<g class=\"legend\" font-size=\"12\" fill=\"#222\">\n");
-    for (int k = 0; k < n; k++) {
-        if (items[k].dot)
-            sb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"/>", lx + 12, legend_y - 4,
-                      items[k].stroke);
-        else
-            sb_printf(&b,
-                      "<path d=\"M%.1f %.1fh24\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"%s%s%s "
-                      "stroke-opacity=\"%.1f\"/>",
-                      lx, legend_y - 4, items[k].stroke, items[k].dash ? " stroke-dasharray=\"" : "",
-                      items[k].dash ? items[k].dash : "", items[k].dash ? "\"" : "", items[k].opacity);
-        sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", lx + 30, legend_y, items[k].label);
-        lx += iw[k];
-    }
-    sb_puts(&b, "</g>\n</svg>\n");
-    free(d);
-    return b.s;
+    static const pb_diagram_opts none = {.highlight_from = -1};
+    svg_ctx c = {.g = g, .o = o ? o : &none, .f = g->field};
+    c.d = malloc(sizeof *c.d);
+    assert(c.d);
+    diagram_facts_build(c.d, g, c.o);
+    c.cont = c.d->nshown < g->nturns;
+    svg_caption(&c);
+    svg_layout(&c);
+    svg_head(&c);
+    svg_field(&c);
+    svg_nodes(&c);
+    svg_marks(&c);
+    svg_lines(&c);
+    svg_kick_returns(&c);
+    svg_turn_numbers(&c);
+    svg_ball(&c);
+    svg_coords(&c);
+    svg_legend(&c);
+    sb_puts(&c.b, "</svg>\n");
+    free(c.d);
+    return c.b.s;
 }

@@ -77,7 +77,7 @@ if command -v rsvg-convert >/dev/null; then
 fi
 expect 0 "$PB" show --quiet --svg cont.svg --continuation 2 --title 'A & B' --record "$rec"
 [ "$(wc -l <out.txt)" -eq 1 ] || fail "--quiet prints more than the result line"
-[ "$(grep -c ' cont"' cont.svg)" -eq 3 ] || fail "--continuation 2: wanted 3 continued segments (e8-d7, d7-d6-c5)"
+[ "$(grep -c '<line class="seg[^"]* cont"' cont.svg)" -eq 3 ] || fail "--continuation 2: wanted 3 continued segments (e8-d7, d7-d6-c5)"
 grep -q 'A &amp; B' cont.svg || fail "title not escaped"
 expect 0 "$PB" show --rules hockey --svg hockey.svg
 grep -q 'class="goal-line top"' hockey.svg || fail "hockey SVG has no goal line"
