@@ -20,7 +20,7 @@ typedef struct pb_opts {
     int threads;          /* 0: not given */
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
     int mpi;              /* --mpi: the cluster mode (cli/cluster.h) */
-    const char *svg, *hash, *memory, *claim, *checkpoint, *first, *out;
+    const char *svg, *html, *hash, *memory, *claim, *checkpoint, *first, *out;
     long seed;
     int nargs;
     const char *args[PB_MAX_ARGS];

@@ -1,11 +1,12 @@
 /* cmd_show.c - `paperball show`: the diagram of a position in the terminal
- * (ASCII or Unicode) and, with --svg FILE, as an SVG picture. */
-#include <errno.h>
+ * (ASCII or Unicode) and, with --svg FILE, as an SVG picture; with --html
+ * FILE, a page that replays the game. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../solver/diagram.h"
 #include "cli.h"
+#include "pictures.h"
 
 static void show_help(void) {
     puts("usage: paperball show [options] [RECORD-FILE|-]\n\n"
@@ -16,6 +17,7 @@ static void show_help(void) {
          "  --odd                  mark the odd nodes ('o', Unicode '\u2022'), the book's figure 4\n"
          "  --color                colour the lines: Top blue, Bottom red (ANSI)\n"
          "  --svg FILE             also write the picture as SVG to FILE\n"
+         "  --html FILE            also write a page that replays the game step by step\n"
          "  --title TEXT           SVG caption (default: the field and the rules)\n"
          "  --continuation N       SVG: draw turns N+1.. (N turns shown) as a dashed continuation\n"
          "  --quiet                no text diagram (only the SVG and the result line)\n\n"
@@ -80,17 +82,7 @@ int cmd_show(int argc, char **argv) {
     d.title = title;
     d.highlight_from = cont;
 
-    int status = PB_EXIT_OK;
-    if (o.svg) {
-        char *svg = pb_diagram_svg(&g, &d);
-        FILE *out = fopen(o.svg, "w");
-        int ok = out != NULL;
-        if (ok) ok = fputs(svg, out) >= 0;
-        if (out && fclose(out)) ok = 0;
-        if (!ok) status = pb_fail(PB_EXIT_FAIL, "cannot write SVG '%s': %s", o.svg, strerror(errno));
-        else fprintf(stderr, "paperball: wrote %s\n", o.svg);
-        free(svg);
-    }
+    int status = pb_cli_write_game_pictures(&g, &d, 0, o.svg, o.html);
     if (status == PB_EXIT_OK) {
         if (!o.quiet) {
             char *text = pb_diagram_text(&g, &d);

@@ -8,6 +8,7 @@
 #include "../solver/diagram.h"
 #include "../solver/search.h"
 #include "cli.h"
+#include "pictures.h"
 #include "cluster.h"
 
 /* The one piece of global mutable state: a signal handler can reach
@@ -112,28 +113,19 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
            (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced, r->peak_rss);
 }
 
-static int write_svg(const pb_opts *o, const pb_field *f, const pb_solve_result *r) {
+/* The position with the line of perfect play, as SVG and as a replayer
+ * page: the record's turns, then the line as a continuation. */
+static int write_pictures(const pb_opts *o, const pb_field *f, const pb_solve_result *r) {
     pb_game g;
     if (pb_cli_game(o, f, &g)) return PB_EXIT_USAGE;
     int from = g.nturns;
     char err[256];
     for (int i = 0; i < r->npv; i++)
         if (pb_game_play(&g, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, err, sizeof err)) break;
-    pb_diagram_opts d;
-    memset(&d, 0, sizeof d);
-    d.highlight_from = from;
-    d.title = "principal variation";
-    char *svg = pb_diagram_svg(&g, &d);
+    pb_diagram_opts d = {.highlight_from = from, .title = "A line of perfect play"};
+    int status = pb_cli_write_game_pictures(&g, &d, r->complete && r->value != PB_UNKNOWN, o->svg, o->html);
     pb_game_free(&g);
-    FILE *out = fopen(o->svg, "w");
-    if (!out) {
-        free(svg);
-        return pb_fail(PB_EXIT_FAIL, "cannot write '%s'", o->svg);
-    }
-    fputs(svg, out);
-    fclose(out);
-    free(svg);
-    return PB_EXIT_OK;
+    return status;
 }
 
 /* Takes "--time-limit SECONDS" out of argv (an option of solve alone). */
@@ -161,7 +153,7 @@ static int take_time_limit(int *argc, char **argv, double *limit) {
 int cmd_solve(int argc, char **argv) {
     if (argc > 0 && !strcmp(argv[0], "--help")) {
         puts("usage: paperball solve [options] [--threads N] [--hash SIZE] [--time-limit SECONDS]\n"
-             "                       [--json] [--svg FILE] [--quiet] [RECORD-FILE]\n\n"
+             "                       [--json] [--svg FILE] [--html FILE] [--quiet] [RECORD-FILE]\n\n"
              "Solves the position reached by the game record (default: the start) exactly:\n"
              "its value (win, draw or loss for the player to move, with perfect play), the\n"
              "value of every first turn grouped into left-right mirror classes, a best turn\n"
@@ -171,6 +163,7 @@ int cmd_solve(int argc, char **argv) {
              "                      endgame of <= 48 free segments, 8M up to 96, else 64M)\n"
              "  --time-limit S      stop after S seconds and print what is proven (exit 1)\n"
              "  --svg FILE          draw the position with the line of perfect play\n"
+             "  --html FILE         a page that replays that line step by step\n"
              "  --quiet             no progress lines on stderr\n"
              "  --mpi               under mpirun: the first-turn classes dealt to the processes,\n"
              "                      each solving its own with its own table (same values)\n"
@@ -246,7 +239,7 @@ int cmd_solve(int argc, char **argv) {
     }
     if (o.json) print_json(f, &g, &r, nranks);
     else print_text(f, &g, &r, nranks);
-    if (o.svg) status = write_svg(&o, f, &r);
+    if (o.svg || o.html) status = write_pictures(&o, f, &r);
     if (r.stopped) {
         fflush(stdout);
         pb_fail(PB_EXIT_FAIL, "stopped by %s before the end: %d of %d first-turn classes proven",

@@ -120,6 +120,8 @@ int pb_opts_parse(pb_opts *o, int argc, char **argv) {
             o->seed = s;
         } else if (!strcmp(name, "--svg")) {
             o->svg = val;
+        } else if (!strcmp(name, "--html")) {
+            o->html = val;
         } else if (!strcmp(name, "--hash")) {
             if (pb_parse_size(val) <= 0) return pb_fail(2, "bad size '%s' for --hash: expected e.g. 64M or 2G", val), -1;
             o->hash = val;

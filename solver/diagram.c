@@ -19,61 +19,13 @@
  */
 #include "diagram.h"
 
+#include "strbuf.h"
+
 #include <assert.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- a growable string ------------------------------------------------ */
-
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void sb_grow(sbuf *b, size_t need) {
-    if (b->n + need + 1 <= b->cap) return;
-    while (b->n + need + 1 > b->cap) b->cap = b->cap ? 2 * b->cap : 1024;
-    b->s = realloc(b->s, b->cap);
-    assert(b->s);
-}
-
-static void sb_puts(sbuf *b, const char *s) {
-    size_t k = strlen(s);
-    sb_grow(b, k);
-    memcpy(b->s + b->n, s, k + 1);
-    b->n += k;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    assert(k >= 0);
-    sb_grow(b, (size_t)k);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
-
-/* XML text content: escapes the three characters that could break a tag. */
-static void sb_xml(sbuf *b, const char *s) {
-    for (; *s; s++) {
-        if (*s == '&') sb_puts(b, "&amp;");
-        else if (*s == '<') sb_puts(b, "&lt;");
-        else if (*s == '>') sb_puts(b, "&gt;");
-        else if (*s == '"') sb_puts(b, "&quot;");
-        else {
-            char c[2] = {*s, 0};
-            sb_puts(b, c);
-        }
-    }
-}
 
 /* ---- facts shared by both pictures ------------------------------------ */
 
@@ -281,11 +233,11 @@ static void text_nodes(tgrid *t, const pb_game *g, const pb_diagram_opts *o, con
  * trailing blanks trimmed so the text compares cleanly. */
 static char *text_out(const tgrid *t, const pb_field *f, int color) {
     static const char *colour[3] = {"\033[31m", "\033[34m", "\033[90m"}; /* Bottom red, Top blue */
-    sbuf b = {0};
-    sb_puts(&b, "");
+    pb_strbuf b = {0};
+    pb_sb_puts(&b, "");
     for (int r = 0; r < t->h; r++) {
-        if (r % 2 == 0) sb_printf(&b, "%2d  ", f->rows - r / 2);
-        else sb_puts(&b, "    ");
+        if (r % 2 == 0) pb_sb_printf(&b, "%2d  ", f->rows - r / 2);
+        else pb_sb_puts(&b, "    ");
         int last = t->w - 1;
         while (last >= 0 && !strcmp(t->c[r * t->w + last].g, " ")) last--;
         int cur = -1;
@@ -293,21 +245,21 @@ static char *text_out(const tgrid *t, const pb_field *f, int color) {
             const tcell *c = &t->c[r * t->w + k];
             int want = color ? c->who : -1;
             if (want != cur) {
-                sb_puts(&b, want < 0 ? "\033[0m" : colour[want]);
+                pb_sb_puts(&b, want < 0 ? "\033[0m" : colour[want]);
                 cur = want;
             }
-            sb_puts(&b, c->g);
+            pb_sb_puts(&b, c->g);
         }
-        if (cur >= 0) sb_puts(&b, "\033[0m");
-        sb_puts(&b, "\n");
+        if (cur >= 0) pb_sb_puts(&b, "\033[0m");
+        pb_sb_puts(&b, "\n");
     }
-    sb_puts(&b, "    ");
+    pb_sb_puts(&b, "    ");
     for (int x = 0; x < f->cols; x++) {
         char name[8];
-        sb_printf(&b, "%-4s", column_name(f, x, name));
+        pb_sb_printf(&b, "%-4s", column_name(f, x, name));
     }
     while (b.n > 0 && b.s[b.n - 1] == ' ') b.s[--b.n] = 0;
-    sb_puts(&b, "\n");
+    pb_sb_puts(&b, "\n");
     return b.s;
 }
 
@@ -337,15 +289,15 @@ static const char *player_colour[3] = {"#d62728", "#1f5fbf", "#555555"};
 static const char *goal_tint[2] = {"#f9d6d6", "#d5e3f7"};
 static const char *player_key[3] = {"bottom", "top", "unknown"};
 
-/* Stroke patterns: a turn of the shown position is solid, a turn of the
- * continuation long-dashed, a free kick dotted (round caps make dots). */
-#define DASH_CONT "9 5"
+/* Free kicks are dotted (round caps make the dots).  The continuation is
+ * drawn solid too, a little thinner and lighter: dashes on a long line
+ * make a tangle; its numbered rings say the order. */
 #define DASH_KICK "0.1 6"
-#define DASH_KICK_CONT "0.1 6 9 6"
+#define CONT_STYLE " stroke-width=\"2.4\" stroke-opacity=\"0.8\""
 
 /* Everything one SVG picture needs, filled step by step. */
 typedef struct svg_ctx {
-    sbuf b;
+    pb_strbuf b;
     const pb_game *g;
     const pb_diagram_opts *o;
     const pb_field *f;
@@ -431,28 +383,28 @@ static void svg_layout(svg_ctx *c) {
 }
 
 static void svg_head(svg_ctx *c) {
-    sbuf *b = &c->b;
-    sb_printf(b,
+    pb_strbuf *b = &c->b;
+    pb_sb_printf(b,
               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
               "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
               c->width, c->height, c->width, c->height);
-    sb_puts(b, "<title>");
-    sb_xml(b, c->caption[0]);
-    sb_puts(b, "</title>\n");
-    sb_printf(b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", c->width, c->height);
+    pb_sb_puts(b, "<title>");
+    pb_sb_xml(b, c->caption[0]);
+    pb_sb_puts(b, "</title>\n");
+    pb_sb_printf(b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", c->width, c->height);
     for (int k = 0; k < c->ncap; k++) {
         const char *cls = k == c->ncap - 1 ? "caption result" : "caption";
-        sb_printf(b, "<text class=\"%s\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cls, c->width / 2,
+        pb_sb_printf(b, "<text class=\"%s\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cls, c->width / 2,
                   22.0 + 19 * k, k == 0 ? "font-size=\"16\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#333\"");
-        sb_xml(b, c->caption[k]);
-        sb_puts(b, "</text>\n");
+        pb_sb_xml(b, c->caption[k]);
+        pb_sb_puts(b, "</text>\n");
     }
 }
 
 /* A rectangle of cells as a closed sub-path. */
-static void svg_cells(sbuf *b, const svg_ctx *c, int x0, int y0, int x1, int y1) {
-    sb_printf(b, "M%.1f %.1fH%.1fV%.1fH%.1fZ", px(c, x0), py(c, y0), px(c, x1), py(c, y1), px(c, x0));
+static void svg_cells(pb_strbuf *b, const svg_ctx *c, int x0, int y0, int x1, int y1) {
+    pb_sb_printf(b, "M%.1f %.1fH%.1fV%.1fH%.1fZ", px(c, x0), py(c, y0), px(c, x1), py(c, y1), px(c, x0));
 }
 
 /* The player whose goal cell (cx, cy) is part of, or PB_NOBODY for a
@@ -469,30 +421,30 @@ static int goal_cell_owner(const pb_field *f, int cx, int cy) {
  * who defends them, and the grid of legal straight segments over it. */
 static void svg_grid(svg_ctx *c) {
     const pb_field *f = c->f;
-    sbuf *b = &c->b;
-    sb_puts(b, "<path class=\"grid\" fill=\"none\" stroke=\"#d4dae0\" stroke-width=\"0.8\" d=\"");
-    for (int x = 0; x < f->cols; x++) sb_printf(b, "M%.1f %.1fV%.1f", px(c, x), py(c, f->rows - 1), py(c, 0));
-    for (int y = 0; y < f->rows; y++) sb_printf(b, "M%.1f %.1fH%.1f", px(c, 0), py(c, y), px(c, f->cols - 1));
-    sb_puts(b, "\"/>\n");
+    pb_strbuf *b = &c->b;
+    pb_sb_puts(b, "<path class=\"grid\" fill=\"none\" stroke=\"#d4dae0\" stroke-width=\"0.8\" d=\"");
+    for (int x = 0; x < f->cols; x++) pb_sb_printf(b, "M%.1f %.1fV%.1f", px(c, x), py(c, f->rows - 1), py(c, 0));
+    for (int y = 0; y < f->rows; y++) pb_sb_printf(b, "M%.1f %.1fH%.1f", px(c, 0), py(c, y), px(c, f->cols - 1));
+    pb_sb_puts(b, "\"/>\n");
 
-    sbuf area[3] = {{0}, {0}, {0}}; /* indexed by owner: Bottom's goal, Top's goal, field */
-    for (int k = 0; k < 3; k++) sb_puts(&area[k], "");
+    pb_strbuf area[3] = {{0}, {0}, {0}}; /* indexed by owner: Bottom's goal, Top's goal, field */
+    for (int k = 0; k < 3; k++) pb_sb_puts(&area[k], "");
     for (int cy = 0; cy < f->rows - 1; cy++)
         for (int cx = 0; cx < f->cols - 1; cx++)
             if (cell_playable(f, cx, cy)) svg_cells(&area[goal_cell_owner(f, cx, cy)], c, cx, cy, cx + 1, cy + 1);
-    sb_printf(b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n", area[PB_NOBODY].s);
+    pb_sb_printf(b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n", area[PB_NOBODY].s);
     for (int p = 0; p < 2; p++)
-        if (area[p].n) sb_printf(b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", player_key[p], goal_tint[p], area[p].s);
+        if (area[p].n) pb_sb_printf(b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", player_key[p], goal_tint[p], area[p].s);
     for (int k = 0; k < 3; k++) free(area[k].s);
 
-    sb_puts(b, "<path class=\"grid-in\" fill=\"none\" stroke=\"#c3ccc0\" stroke-width=\"0.8\" d=\"");
+    pb_sb_puts(b, "<path class=\"grid-in\" fill=\"none\" stroke=\"#c3ccc0\" stroke-width=\"0.8\" d=\"");
     for (int y = 0; y < f->rows; y++)
         for (int x = 0; x < f->cols; x++) {
             int i = pb_at(f, x, y);
-            if (f->seg[i][PB_E] >= 0) sb_printf(b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
-            if (f->seg[i][PB_N] >= 0) sb_printf(b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
+            if (f->seg[i][PB_E] >= 0) pb_sb_printf(b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
+            if (f->seg[i][PB_N] >= 0) pb_sb_printf(b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
         }
-    sb_puts(b, "\"/>\n");
+    pb_sb_puts(b, "\"/>\n");
 }
 
 /* Goal lines: a band in the defender's colour between the posts (for box
@@ -502,13 +454,13 @@ static void svg_goal_lines(svg_ctx *c) {
     for (int p = 0; p < 2; p++) {
         int y = p == PB_TOP ? f->line_y_top : f->line_y_bottom;
         int gy = p == PB_TOP ? f->goal_y_top : f->goal_y_bottom;
-        sb_printf(&c->b,
+        pb_sb_printf(&c->b,
                   "<path class=\"goal-line %s\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"%s\" "
                   "stroke-width=\"%s\" stroke-linecap=\"butt\" d=\"M%.1f %.1fH%.1f",
                   player_key[p], player_colour[p], f->box ? "0.45" : "0.7", f->box ? "7" : "5", px(c, f->goal_x0),
                   py(c, y), px(c, f->goal_x1));
-        if (f->box) sb_printf(&c->b, "M%.1f %.1fH%.1f", px(c, f->goal_x0), py(c, gy), px(c, f->goal_x1));
-        sb_puts(&c->b, "\"/>\n");
+        if (f->box) pb_sb_printf(&c->b, "M%.1f %.1fH%.1f", px(c, f->goal_x0), py(c, gy), px(c, f->goal_x1));
+        pb_sb_puts(&c->b, "\"/>\n");
     }
 }
 
@@ -517,28 +469,28 @@ static void svg_goal_lines(svg_ctx *c) {
 static void svg_goal_labels(svg_ctx *c) {
     const pb_field *f = c->f;
     double x = px(c, f->cols - 1) + 14;
-    sb_puts(&c->b, "<g class=\"attacks\" font-size=\"12\" font-weight=\"bold\">\n");
+    pb_sb_puts(&c->b, "<g class=\"attacks\" font-size=\"12\" font-weight=\"bold\">\n");
     for (int p = 0; p < 2; p++) {
         int attacker = p ^ 1;
         double y = (py(c, p == PB_TOP ? f->line_y_top : f->line_y_bottom) +
                     py(c, p == PB_TOP ? f->goal_y_top : f->goal_y_bottom)) / 2 + 4;
-        sb_printf(&c->b, "<text class=\"attack %s\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s attacks %s</text>\n",
+        pb_sb_printf(&c->b, "<text class=\"attack %s\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s attacks %s</text>\n",
                   player_key[attacker], x, y, player_colour[attacker], pb_player_name(attacker),
                   p == PB_TOP ? "\u2191" : "\u2193");
     }
-    sb_puts(&c->b, "</g>\n");
+    pb_sb_puts(&c->b, "</g>\n");
 }
 
 static void svg_border(svg_ctx *c) {
     const pb_field *f = c->f;
-    sb_puts(&c->b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
+    pb_sb_puts(&c->b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
                    "stroke-linecap=\"round\" stroke-linejoin=\"round\" d=\"");
     for (int y = 0; y < f->rows; y++)
         for (int x = 0; x < f->cols; x++) {
-            if (border_seg(f, x, y, PB_E)) sb_printf(&c->b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
-            if (border_seg(f, x, y, PB_N)) sb_printf(&c->b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
+            if (border_seg(f, x, y, PB_E)) pb_sb_printf(&c->b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
+            if (border_seg(f, x, y, PB_N)) pb_sb_printf(&c->b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
         }
-    sb_puts(&c->b, "\"/>\n");
+    pb_sb_puts(&c->b, "\"/>\n");
 }
 
 /* Box goals: the bands lie under the border, which runs along the back of
@@ -557,65 +509,60 @@ static void svg_field(svg_ctx *c) {
 static void svg_nodes(svg_ctx *c) {
     const pb_field *f = c->f;
     char name[8];
-    sb_puts(&c->b, "<g class=\"nodes\" fill=\"#8a939b\">\n");
+    pb_sb_puts(&c->b, "<g class=\"nodes\" fill=\"#8a939b\">\n");
     for (int i = 0; i < f->nlattice; i++) {
         if (!pb_is_node(f, i)) continue;
-        sb_printf(&c->b, "<circle class=\"node\"");
-        if (c->o->replay) sb_printf(&c->b, " id=\"node-%s\"", pb_node_name(f, i, name));
-        sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", nx(c, i), ny(c, i));
+        pb_sb_printf(&c->b, "<circle class=\"node\"");
+        if (c->o->replay) pb_sb_printf(&c->b, " id=\"node-%s\"", pb_node_name(f, i, name));
+        pb_sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", nx(c, i), ny(c, i));
     }
-    sb_puts(&c->b, "</g>\n");
+    pb_sb_puts(&c->b, "</g>\n");
     if (!c->o->names) return;
-    sb_puts(&c->b, "<g class=\"names\" font-size=\"9\" fill=\"#6b7580\">\n");
+    pb_sb_puts(&c->b, "<g class=\"names\" font-size=\"9\" fill=\"#6b7580\">\n");
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i))
-            sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", nx(c, i) + 4, ny(c, i) - 4,
+            pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", nx(c, i) + 4, ny(c, i) - 4,
                       pb_node_name(f, i, name));
-    sb_puts(&c->b, "</g>\n");
+    pb_sb_puts(&c->b, "</g>\n");
 }
 
 /* Centre dot, posts, odd nodes. */
 static void svg_marks(svg_ctx *c) {
     const pb_field *f = c->f;
-    sb_printf(&c->b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n", nx(c, f->centre),
+    pb_sb_printf(&c->b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n", nx(c, f->centre),
               ny(c, f->centre));
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i) && (f->flags[i] & PB_POST))
-            sb_printf(&c->b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
+            pb_sb_printf(&c->b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
                       nx(c, i) - 5.5, ny(c, i) - 5.5);
     if (!c->o->odd) return;
-    sb_puts(&c->b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
+    pb_sb_puts(&c->b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i) && (f->flags[i] & PB_ODD))
-            sb_printf(&c->b, "<circle class=\"odd\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"/>\n", nx(c, i), ny(c, i));
-    sb_puts(&c->b, "</g>\n");
-}
-
-static const char *line_dash(int kick, int cont) {
-    if (kick) return cont ? DASH_KICK_CONT : DASH_KICK;
-    return cont ? DASH_CONT : NULL;
+            pb_sb_printf(&c->b, "<circle class=\"odd\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"/>\n", nx(c, i), ny(c, i));
+    pb_sb_puts(&c->b, "</g>\n");
 }
 
 /* Drawn segments in the drawer's colour: the shown turns solid, the
- * continuation long-dashed, free kicks dotted.  The replayer needs each
+ * continuation thinner and lighter, free kicks dotted.  The replayer needs each
  * segment's turn and step. */
 static void svg_lines(svg_ctx *c) {
     const pb_field *f = c->f;
     const diagram_facts *d = c->d;
-    sb_puts(&c->b, "<g class=\"lines\" stroke-width=\"3\" stroke-linecap=\"round\">\n");
+    pb_sb_puts(&c->b, "<g class=\"lines\" stroke-width=\"3\" stroke-linecap=\"round\">\n");
     for (int s = 0; s < f->nsegments; s++) {
         if (d->owner[s] == OWNER_NONE) continue;
         const pb_segment *sg = &f->segs[s];
         int who = d->owner[s], cont = d->turn[s] >= d->nshown;
-        const char *dash = line_dash(d->kick[s], cont);
-        sb_printf(&c->b, "<line class=\"seg %s%s%s\"", player_key[who], d->kick[s] ? " kick" : "", cont ? " cont" : "");
-        if (c->o->replay) sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", d->turn[s], d->step[s]);
-        sb_printf(&c->b, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"", nx(c, sg->a), ny(c, sg->a),
+        pb_sb_printf(&c->b, "<line class=\"seg %s%s%s\"", player_key[who], d->kick[s] ? " kick" : "", cont ? " cont" : "");
+        if (c->o->replay) pb_sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", d->turn[s], d->step[s]);
+        pb_sb_printf(&c->b, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"", nx(c, sg->a), ny(c, sg->a),
                   nx(c, sg->b), ny(c, sg->b), player_colour[who]);
-        if (dash) sb_printf(&c->b, " stroke-dasharray=\"%s\"", dash);
-        sb_puts(&c->b, "/>\n");
+        if (d->kick[s]) pb_sb_puts(&c->b, " stroke-dasharray=\"" DASH_KICK "\"");
+        if (cont) pb_sb_puts(&c->b, CONT_STYLE);
+        pb_sb_puts(&c->b, "/>\n");
     }
-    sb_puts(&c->b, "</g>\n");
+    pb_sb_puts(&c->b, "</g>\n");
 }
 
 /* Does step k of a turn (nodes[k-1] to nodes[k]) run along a segment an
@@ -643,21 +590,20 @@ static void svg_kick_returns(svg_ctx *c) {
             double ox = -dy / n * 5, oy = dx / n * 5;
             const char *col = player_colour[gt->mover];
             if (!any)
-                sb_puts(&c->b, "<g class=\"kick-returns\" fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\">\n");
+                pb_sb_puts(&c->b, "<g class=\"kick-returns\" fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\">\n");
             any = 1;
             if (!step_goes_back(c->f, gt, k - 1)) {
-                sb_printf(&c->b, "<circle class=\"reflection\"");
-                if (c->o->replay) sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
-                sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"6\" stroke=\"%s\"/>\n", nx(c, a), ny(c, a), col);
+                pb_sb_printf(&c->b, "<circle class=\"reflection\"");
+                if (c->o->replay) pb_sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
+                pb_sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"6\" stroke=\"%s\"/>\n", nx(c, a), ny(c, a), col);
             }
-            sb_printf(&c->b, "<path class=\"kick-return %s\"", player_key[gt->mover]);
-            if (c->o->replay) sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
-            sb_printf(&c->b, " stroke=\"%s\" stroke-dasharray=\"%s\" d=\"M%.1f %.1fL%.1f %.1f\"/>\n", col,
-                      t >= c->d->nshown ? DASH_KICK_CONT : DASH_KICK, nx(c, a) + ox, ny(c, a) + oy, nx(c, e) + ox,
-                      ny(c, e) + oy);
+            pb_sb_printf(&c->b, "<path class=\"kick-return %s\"", player_key[gt->mover]);
+            if (c->o->replay) pb_sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
+            pb_sb_printf(&c->b, " stroke=\"%s\" stroke-dasharray=\"" DASH_KICK "\" d=\"M%.1f %.1fL%.1f %.1f\"/>\n",
+                         col, nx(c, a) + ox, ny(c, a) + oy, nx(c, e) + ox, ny(c, e) + oy);
         }
     }
-    if (any) sb_puts(&c->b, "</g>\n");
+    if (any) pb_sb_puts(&c->b, "</g>\n");
 }
 
 /* The number of every turn beside the node where it ends (each turn ends
@@ -667,19 +613,19 @@ static void svg_kick_returns(svg_ctx *c) {
 static void svg_turn_numbers(svg_ctx *c) {
     const pb_game *g = c->g;
     if (g->nturns == 0) return;
-    sb_puts(&c->b, "<g class=\"turn-numbers\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">\n");
+    pb_sb_puts(&c->b, "<g class=\"turn-numbers\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">\n");
     for (int t = 0; t < g->nturns; t++) {
         const pb_game_turn *gt = &g->turns[t];
         int e = gt->nodes[gt->len - 1], cont = t >= c->d->nshown;
         const char *col = player_colour[gt->mover];
         double x = nx(c, e) + 10, y = ny(c, e) - 10;
-        sb_printf(&c->b, "<g class=\"turn-no%s\" data-turn=\"%d\">", cont ? " cont" : "", t);
-        sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>", x,
+        pb_sb_printf(&c->b, "<g class=\"turn-no%s\" data-turn=\"%d\">", cont ? " cont" : "", t);
+        pb_sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>", x,
                   y, cont ? "#fff" : col, col);
-        sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text></g>\n", x, y + 3.5, cont ? col : "#fff",
+        pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text></g>\n", x, y + 3.5, cont ? col : "#fff",
                   t + 1);
     }
-    sb_puts(&c->b, "</g>\n");
+    pb_sb_puts(&c->b, "</g>\n");
 }
 
 /* The ball: filled where the shown position has it; a dashed ring where
@@ -687,11 +633,11 @@ static void svg_turn_numbers(svg_ctx *c) {
 static void svg_ball(svg_ctx *c) {
     int ball = shown_ball(c->g, c->d->nshown), end = c->g->pos.ball;
     if (c->cont)
-        sb_printf(&c->b,
+        pb_sb_printf(&c->b,
                   "<circle class=\"ball-end\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111\" "
                   "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
                   nx(c, end), ny(c, end));
-    sb_printf(&c->b,
+    pb_sb_printf(&c->b,
               "<circle class=\"ball\" cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#111\" stroke=\"#fff\" "
               "stroke-width=\"2\"/>\n",
               nx(c, ball), ny(c, ball));
@@ -700,22 +646,22 @@ static void svg_ball(svg_ctx *c) {
 /* Coordinates: letters under the field, numbers left of it. */
 static void svg_coords(svg_ctx *c) {
     const pb_field *f = c->f;
-    sb_puts(&c->b, "<g class=\"coords\" font-size=\"12\" fill=\"#444\" text-anchor=\"middle\">\n");
+    pb_sb_puts(&c->b, "<g class=\"coords\" font-size=\"12\" fill=\"#444\" text-anchor=\"middle\">\n");
     for (int x = 0; x < f->cols; x++) {
         char name[8];
-        sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(c, x), py(c, 0) + 22, column_name(f, x, name));
+        pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(c, x), py(c, 0) + 22, column_name(f, x, name));
     }
     for (int y = 0; y < f->rows; y++)
-        sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(c, 0) - 14, py(c, y) + 4,
+        pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(c, 0) - 14, py(c, y) + 4,
                   y + 1);
-    sb_puts(&c->b, "</g>\n");
+    pb_sb_puts(&c->b, "</g>\n");
 }
 
 /* One legend entry: a line sample (split between the colours of the
  * players who drew such lines, so the sample looks like the lines) or a
  * dot, then the label. */
 typedef struct legend_item {
-    const char *label, *cls, *dash;
+    const char *label, *cls, *style; /* style: extra stroke attributes */
     int players;   /* bit p: player p's colour; 0 for a dot */
     const char *dot;
 } legend_item;
@@ -723,22 +669,22 @@ typedef struct legend_item {
 static double legend_width(const legend_item *it) { return 40 + 7.2 * (double)strlen(it->label); }
 
 static void legend_draw(svg_ctx *c, const legend_item *it, double x, double y) {
-    sb_printf(&c->b, "<g class=\"%s\">", it->cls);
+    pb_sb_printf(&c->b, "<g class=\"%s\">", it->cls);
     if (!it->players) {
-        sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"/>", x + 12, y - 4, it->dot);
+        pb_sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"/>", x + 12, y - 4, it->dot);
     } else {
         int n = (it->players & 1) + (it->players >> 1 & 1), k = 0;
         for (int p = 0; p < 2; p++) {
             if (!(it->players >> p & 1)) continue;
             double w = 24.0 / n;
-            sb_printf(&c->b, "<path d=\"M%.1f %.1fh%.1f\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"",
+            pb_sb_printf(&c->b, "<path d=\"M%.1f %.1fh%.1f\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"",
                       x + k * w, y - 4, w, player_colour[p]);
-            if (it->dash) sb_printf(&c->b, " stroke-dasharray=\"%s\"", it->dash);
-            sb_puts(&c->b, "/>");
+            if (it->style) pb_sb_puts(&c->b, it->style);
+            pb_sb_puts(&c->b, "/>");
             k++;
         }
     }
-    sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n", x + 30, y, it->label);
+    pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n", x + 30, y, it->label);
 }
 
 /* Legend, one row, centred: the players, then only the styles the
@@ -754,18 +700,18 @@ static void svg_legend(svg_ctx *c) {
     int n = 0;
     items[n++] = (legend_item){"Top", "key top", NULL, 1 << PB_TOP, NULL};
     items[n++] = (legend_item){"Bottom", "key bottom", NULL, 1 << PB_BOTTOM, NULL};
-    if (kickers) items[n++] = (legend_item){"free kick", "key kick", DASH_KICK, kickers, NULL};
-    if (continuers) items[n++] = (legend_item){"continuation", "key cont", DASH_CONT, continuers, NULL};
+    if (kickers) items[n++] = (legend_item){"free kick", "key kick", " stroke-dasharray=\"" DASH_KICK "\"", kickers, NULL};
+    if (continuers) items[n++] = (legend_item){"continuation (numbers in rings)", "key cont", " stroke-opacity=\"0.8\"", continuers, NULL};
     if (c->o->odd) items[n++] = (legend_item){"odd node", "key odd", NULL, 0, "#e3001b"};
     double wsum = 0;
     for (int k = 0; k < n; k++) wsum += legend_width(&items[k]);
     double x = c->width / 2 - wsum / 2;
-    sb_puts(&c->b, "<g class=\"legend\" font-size=\"12\" fill=\"#222\">\n");
+    pb_sb_puts(&c->b, "<g class=\"legend\" font-size=\"12\" fill=\"#222\">\n");
     for (int k = 0; k < n; k++) {
         legend_draw(c, &items[k], x, c->legend_y);
         x += legend_width(&items[k]);
     }
-    sb_puts(&c->b, "</g>\n");
+    pb_sb_puts(&c->b, "</g>\n");
 }
 
 char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
@@ -788,7 +734,7 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
     svg_ball(&c);
     svg_coords(&c);
     svg_legend(&c);
-    sb_puts(&c.b, "</svg>\n");
+    pb_sb_puts(&c.b, "</svg>\n");
     free(c.d);
     return c.b.s;
 }

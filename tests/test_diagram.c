@@ -480,7 +480,8 @@ static void test_svg_continuation(void **state) {
     assert_well_formed(svg);
     assert_int_equal(count_elements(svg, "line", NULL), pb_position_drawn_count(f, &g.pos));
     assert_int_equal(count_elements(svg, "line", " cont\""), cont_segs);
-    assert_int_equal(count_elements(svg, "line", "stroke-dasharray"), cont_segs);
+    assert_int_equal(count_elements(svg, "line", "stroke-opacity=\"0.8\""), cont_segs);
+    assert_int_equal(count_elements(svg, "line", "stroke-dasharray"), 0);
     /* Every turn numbered, the continuation's as rings; the ball where the
      * shown position has it, a ring where the continuation ends. */
     assert_int_equal(count_elements(svg, "g", "class=\"turn-no cont\""), g.nturns - from);
