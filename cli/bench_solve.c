@@ -33,7 +33,7 @@ static double cpu_seconds(void) {
 
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;
-    size_t hash = o->hash ? (size_t)pb_parse_size(o->hash) : (size_t)64 << 20;
+    size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : (size_t)64 << 20;
     if (o->json) printf("{\"benchmark\":\"solve\",\"positions\":[");
     else
         printf("%-30s %7s %6s %12s %9s %9s %10s %12s %8s\n", "position", "threads", "value", "nodes", "wall s",
@@ -55,7 +55,7 @@ int pb_bench_solve(const pb_opts *o) {
             so.no_pv = 1;
             pb_solve_result r;
             double c0 = cpu_seconds(), t0 = omp_get_wtime();
-            if (pb_solve(f, &g.pos, &so, &r)) return pb_fail(PB_EXIT_FAIL, "bench: cannot allocate the table");
+            if (pb_solve(f, &g.pos, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
             double wall = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
             if (run == 0) wall1 = wall, value1 = r.value;
             else if (r.value != value1) rc = pb_fail(PB_EXIT_FAIL, "bench: %s: values differ between thread counts", b->name);

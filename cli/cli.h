@@ -1,5 +1,6 @@
-/* cli.h - what the subcommands of `paperball` share: options, loading the
- * field and the position, errors. */
+/* cli.h - what the subcommands of `paperball` share: exit statuses, the
+ * option tables and their parser, loading the field and the position,
+ * errors. */
 #ifndef PB_CLI_H
 #define PB_CLI_H
 
@@ -7,28 +8,130 @@
 
 #include "../solver/game.h"
 
-/* Exit statuses. */
-enum { PB_EXIT_OK = 0, PB_EXIT_FAIL = 1, PB_EXIT_USAGE = 2 };
+/* Exit statuses: one meaning each (the table of README.md and
+ * `paperball --help`, printed by pb_cli_exit_help). */
+enum {
+    PB_EXIT_OK = 0,      /* success; prove: every checked claim holds */
+    PB_EXIT_FAIL = 1,    /* another runtime failure (a system error) */
+    PB_EXIT_USAGE = 2,   /* bad input: an option, a field, a record, a checkpoint */
+    PB_EXIT_STOPPED = 3, /* stopped early by --time-limit or Ctrl-C: the output is partial */
+    PB_EXIT_MEMORY = 4,  /* out of memory, or over the --memory budget */
+    PB_EXIT_WRITE = 5,   /* the output could not be written (full disk, closed stdout) */
+    PB_EXIT_CLAIM = 6,   /* prove: a claim fails */
+};
 
 #define PB_MAX_ARGS 16
 
+/* The options of a run.  Every command fills only those its table names
+ * (below); the rest keep the defaults of pb_cli_parse. */
 typedef struct pb_opts {
     pb_field_spec spec;
-    int field_given, setback_given;
-    const char *record, *record_file;
+    int field_given, setback_given, dead_end_given;
+    const char *record, *record_file, *first;
+    const char *batch;    /* --batch FILE: one record per line (cli/batch.c) */
     int depth;            /* -1: not given */
     int threads;          /* 0: not given */
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
     int mpi;              /* --mpi: the cluster mode (cli/cluster.h) */
-    const char *svg, *html, *hash, *memory, *claim, *checkpoint, *first, *out;
-    long seed;
+    const char *svg, *html, *memory, *claim, *checkpoint, *out;
+    double time_limit;    /* seconds; 0: none */
     int nargs;
     const char *args[PB_MAX_ARGS];
 } pb_opts;
 
-/* Parses the common options after the subcommand name.  On a bad option it
- * prints a one-line error and returns -1 (exit status 2). */
-int pb_opts_parse(pb_opts *o, int argc, char **argv);
+/* One option of a command's table.  The table is an automatic array built
+ * in the command from the macros below (their targets are its own
+ * variables), ending with PB_OPT_END; getopt_long parses against it, so a
+ * command accepts exactly the options it lists, and its --help lists them. */
+typedef enum pb_arg {
+    PB_ARG_FLAG,    /* no value: *(int *)target = 1 */
+    PB_ARG_TEXT,    /* *(const char **)target = the value */
+    PB_ARG_INT,     /* *(int *)target = a whole number in lo..hi */
+    PB_ARG_SECONDS, /* *(double *)target = seconds > 0 */
+    PB_ARG_SIZE,    /* *(const char **)target = a size such as 64M (checked) */
+    PB_ARG_CUSTOM,  /* parse(target, name, value) */
+} pb_arg;
+
+typedef struct pb_option {
+    const char *name;  /* the long name without "--" */
+    const char *value; /* the value's name in --help ("N", "FILE") */
+    const char *help;  /* NULL: a hidden alias */
+    pb_arg kind;
+    void *target;
+    int lo, hi;        /* PB_ARG_INT */
+    /* PB_ARG_CUSTOM: stores the value; -1 after printing the error. */
+    int (*parse)(void *target, const char *name, const char *value);
+} pb_option;
+
+#define PB_OPT_END {0}
+#define PB_OPT_FLAG(nm, tgt, hl) {.name = nm, .help = hl, .kind = PB_ARG_FLAG, .target = tgt}
+#define PB_OPT_TEXT(nm, val, tgt, hl) {.name = nm, .value = val, .help = hl, .kind = PB_ARG_TEXT, .target = tgt}
+#define PB_OPT_INT(nm, val, tgt, l, h, hl) \
+    {.name = nm, .value = val, .help = hl, .kind = PB_ARG_INT, .target = tgt, .lo = l, .hi = h}
+#define PB_OPT_SECONDS(nm, tgt, hl) {.name = nm, .value = "SECONDS", .help = hl, .kind = PB_ARG_SECONDS, .target = tgt}
+
+/* The options several commands share, one name per concept (o: the
+ * command's pb_opts). */
+int pb_opt_rules(void *o, const char *name, const char *value);
+int pb_opt_field(void *o, const char *name, const char *value);
+int pb_opt_setback(void *o, const char *name, const char *value);
+int pb_opt_dead_end(void *o, const char *name, const char *value);
+int pb_opt_first(void *o, const char *name, const char *value);
+#define PB_OPTS_FIELD(o)                                                                                         \
+    {.name = "rules", .value = "R", .help = "rule set: book, hockey or triple (default book)",                    \
+     .kind = PB_ARG_CUSTOM, .target = &(o), .parse = pb_opt_rules},                                               \
+    {.name = "field", .value = "G;W;L", .help = "goal, width, length in cells: 2;6;8, (2;6;8) or 2,6,8\n"         \
+                                                "(default (2;6;8); hockey (2;8;10))",                             \
+     .kind = PB_ARG_CUSTOM, .target = &(o), .parse = pb_opt_field},                                               \
+    {.name = "setback", .value = "S", .help = "hockey: goal lines S cells inside the ends (default 1)",           \
+     .kind = PB_ARG_CUSTOM, .target = &(o), .parse = pb_opt_setback},                                             \
+    {.name = "dead-end", .value = "draw|loss", .help = "hockey: what a dead end means (default draw)",            \
+     .kind = PB_ARG_CUSTOM, .target = &(o), .parse = pb_opt_dead_end}
+#define PB_OPTS_RECORD(o)                                                                                        \
+    PB_OPT_TEXT("record", "TEXT", &(o).record, "the position reached by this game record"),                      \
+    PB_OPT_TEXT("record-file", "FILE", &(o).record_file, "the same, read from FILE (- = standard input)"),        \
+    {.name = "first", .value = "top|bottom", .help = "who plays first (default top, as the book's (\xd0\x92;\xd0\x9d))", \
+     .kind = PB_ARG_CUSTOM, .target = &(o), .parse = pb_opt_first}
+#define PB_OPT_JSON(o) PB_OPT_FLAG("json", &(o).json, "machine-readable output: JSON")
+#define PB_OPT_QUIET(o) PB_OPT_FLAG("quiet", &(o).quiet, "no progress or notes on standard error")
+#define PB_OPT_THREADS(o, hl) PB_OPT_INT("threads", "N", &(o).threads, 1, 1024, hl)
+#define PB_OPT_DEPTH(o, hl) PB_OPT_INT("depth", "D", &(o).depth, 0, 100000, hl)
+#define PB_OPT_TIME_LIMIT(o, hl) PB_OPT_SECONDS("time-limit", &(o).time_limit, hl)
+#define PB_OPT_SVG(o, hl) PB_OPT_TEXT("svg", "FILE", &(o).svg, hl)
+#define PB_OPT_HTML(o, hl) PB_OPT_TEXT("html", "FILE", &(o).html, hl)
+#define PB_OPT_BATCH(o)                                                                                          \
+    PB_OPT_TEXT("batch", "FILE", &(o).batch, "one game record per line of FILE (- = standard input):\n"           \
+                                             "one result line per record, in order (docs/cli.md)")
+#define PB_OPT_CHECKPOINT(o, hl) PB_OPT_TEXT("checkpoint", "DIR", &(o).checkpoint, hl)
+#define PB_OPT_RESUME(o, hl) PB_OPT_FLAG("resume", &(o).resume, hl)
+#define PB_OPT_MPI(o, hl) PB_OPT_FLAG("mpi", &(o).mpi, hl)
+/* The memory budget: --memory, with --hash kept as a hidden alias. */
+#define PB_OPT_MEMORY(o, hl)                                                                                     \
+    {.name = "memory", .value = "SIZE", .help = hl, .kind = PB_ARG_SIZE, .target = &(o).memory},                 \
+    {.name = "hash", .value = "SIZE", .kind = PB_ARG_SIZE, .target = &(o).memory}
+
+/* A subcommand: its name, what follows it on the usage line, the text
+ * after the usage line, its options and how many arguments it takes. */
+typedef struct pb_command {
+    const char *name;
+    const char *synopsis;
+    const char *about;
+    const pb_option *options;
+    int max_args;
+} pb_command;
+
+/* Parses argv (the words after the command name) against the command's
+ * table: fills o (defaults first) and the table's targets.  Returns
+ * PB_CLI_GO to go on, or the status to exit with at once: PB_EXIT_OK after
+ * printing --help, PB_EXIT_USAGE after a one-line error. */
+#define PB_CLI_GO (-1)
+int pb_cli_parse(const pb_command *cmd, int argc, char **argv, pb_opts *o);
+
+/* Prints the command's --help: usage, text, its options, exit statuses. */
+void pb_cli_help(const pb_command *cmd, FILE *out);
+
+/* The table of exit statuses. */
+void pb_cli_exit_help(FILE *out);
 
 /* The field of the options (defaults: book and triple (2;6;8), hockey
  * (2;8;10) with setback 1), or NULL after printing the error. */
@@ -39,15 +142,13 @@ pb_field *pb_cli_field(const pb_opts *o);
  * the error. */
 int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g);
 
-/* The common start of a subcommand: answers --help with `usage` and the
- * common options, parses the options, builds the field and (when g is not
- * NULL) loads the game.  Returns PB_CLI_GO when the command should go on
- * (then *f is to be freed with pb_field_free, g with pb_game_free), or the
- * exit status to return at once. */
-#define PB_CLI_GO (-1)
-int pb_cli_begin(int argc, char **argv, const char *usage, pb_opts *o, pb_field **f, pb_game *g);
-/* The second half of pb_cli_begin, for commands that parse options their
- * own way first: builds the field and (g not NULL) loads the game. */
+/* The common start of a subcommand: pb_cli_parse, then pb_cli_load.
+ * Returns PB_CLI_GO when the command should go on (then *f is to be freed
+ * with pb_field_free, g with pb_game_free), or the exit status to return at
+ * once. */
+int pb_cli_begin(const pb_command *cmd, int argc, char **argv, pb_opts *o, pb_field **f, pb_game *g);
+/* The second half of pb_cli_begin: builds the field and (g not NULL)
+ * loads the game. */
 int pb_cli_load(const pb_opts *o, pb_field **f, pb_game *g);
 
 /* "paperball: <message>" on stderr; returns status. */
@@ -56,11 +157,19 @@ int pb_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* Parses a size such as "64M", "2G", "1000000" (bytes). -1 if malformed. */
 long long pb_parse_size(const char *s);
 
-/* Reads a whole file ("-" = stdin) into a malloc'd string, NULL on error. */
-char *pb_read_file(const char *path);
+/* Reads a whole text file ("-" = stdin) into a malloc'd string.  NULL
+ * after printing "cannot read <what> '<path>': <why>" (exit status 2): the
+ * file cannot be read, is a directory, or holds a NUL byte (not text). */
+char *pb_read_file(const char *what, const char *path);
 
-/* Prints JSON string contents escaped. */
-void pb_json_string(FILE *out, const char *s);
+/* Writes text to the file path (replacing it); PB_EXIT_OK, or
+ * PB_EXIT_WRITE after printing the error. */
+int pb_write_file(const char *path, const char *text);
+
+/* The program's version and the commit it was built from ("unknown"
+ * outside a git checkout). */
+const char *pb_cli_version(void);
+const char *pb_cli_commit(void);
 
 /* Subcommands: each returns the exit status. */
 int cmd_info(int argc, char **argv);
@@ -75,9 +184,6 @@ int cmd_bench(int argc, char **argv);
 
 /* `paperball play --vs-solver` (cli/play_solver.c): a person against
  * perfect play from the position of g.  Returns the exit status. */
-int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g);
-
-/* Prints the options every subcommand takes. */
-void pb_common_help(FILE *out);
+int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g, int side);
 
 #endif

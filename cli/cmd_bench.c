@@ -4,26 +4,34 @@
 #include "bench.h"
 
 int cmd_bench(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball bench [--solve] [--enumerate] [--all] [--threads N] [--json]\n\n"
-             "Without a part named, measures move generation: single steps per second of a\n"
-             "depth-first perft over fixed positions, on one core.\n"
-             "  --solve       solve fixed positions: nodes, time, nodes per second, speed-up\n"
-             "  --enumerate   enumerate fixed fields: positions per second\n"
-             "  --all         all three\n");
-        return PB_EXIT_OK;
-    }
     pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    int enumerate = o.enumerate;
+    const pb_option options[] = {
+        PB_OPT_FLAG("solve", &o.solve, "solve fixed positions: nodes, time, nodes per second, speed-up"),
+        PB_OPT_FLAG("enumerate", &o.enumerate, "enumerate fixed fields: positions per second"),
+        PB_OPT_FLAG("all", &o.all, "all three"),
+        PB_OPT_THREADS(o, "threads of the solve and enumerate parts (move generation\n"
+                          "runs on one core)"),
+        PB_OPT_MEMORY(o, "the solve part's table memory (default 64M)"),
+        PB_OPT_JSON(o),
+        PB_OPT_END};
+    const pb_command cmd = {"bench", "[options] [solve] [enumerate]",
+                            "Without a part named, measures move generation: single steps per second of a\n"
+                            "depth-first perft over fixed positions, on one core.\n",
+                            options, 2};
+    int rc = pb_cli_parse(&cmd, argc, argv, &o);
+    if (rc != PB_CLI_GO) return rc;
     for (int i = 0; i < o.nargs; i++) {
-        if (!strcmp(o.args[i], "enumerate")) enumerate = 1;
+        if (!strcmp(o.args[i], "enumerate")) o.enumerate = 1;
         else if (!strcmp(o.args[i], "solve")) o.solve = 1;
         else return pb_fail(PB_EXIT_USAGE, "unknown benchmark '%s': expected solve or enumerate", o.args[i]);
     }
-    int rc = PB_EXIT_OK;
-    if (o.all || (!o.solve && !enumerate)) rc |= pb_bench_steps(&o);
-    if (o.all || o.solve) rc |= pb_bench_solve(&o);
-    if (o.all || enumerate) rc |= pb_bench_enumerate(&o);
+    if (o.threads && !o.all && !o.solve && !o.enumerate)
+        return pb_fail(PB_EXIT_USAGE, "--threads applies to bench --solve and --enumerate (move generation is "
+                                      "measured on one core)");
+    if (o.memory && !o.all && !o.solve) return pb_fail(PB_EXIT_USAGE, "--memory applies to bench --solve");
+    rc = PB_EXIT_OK;
+    if (o.all || (!o.solve && !o.enumerate)) rc = pb_bench_steps(&o);
+    if (rc == PB_EXIT_OK && (o.all || o.solve)) rc = pb_bench_solve(&o);
+    if (rc == PB_EXIT_OK && (o.all || o.enumerate)) rc = pb_bench_enumerate(&o);
     return rc;
 }

@@ -162,35 +162,39 @@ static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result
     mpz_clears(top, bottom, draws, NULL);
 }
 
-static const char usage[] =
-    "usage: paperball enumerate [options] [--depth D] [--threads N] [--memory SIZE]\n"
-    "                           [--checkpoint DIR] [--resume] [--csv|--json] [--quiet] [RECORD-FILE]\n\n"
-    "Enumerates every game from the start (or from a record's position) breadth-first by\n"
-    "depth in turns, counting exactly (GMP).  Per depth: distinct positions where the game\n"
-    "goes on, the same up to the left-right mirror (classes_lr) and up to both mirrors with\n"
-    "the players swapped by the top-bottom one (classes_full), turn sequences (perft), and\n"
-    "the games that end with that turn by outcome: goal_top (Top scores), goal_bottom,\n"
-    "own_goal_top (Top into its own goal), own_goal_bottom, dead_end_top (Top's dead end,\n"
-    "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
-    "Totals: all games and all positions (see docs/enumerate.md).\n\n"
-    "  --depth D          stop after depth D (default: until every game has ended)\n"
-    "  --threads N        OpenMP threads (the counts do not depend on it)\n"
-    "  --memory SIZE      budget for the position sets, e.g. 512M; when it is exceeded\n"
-    "                     the run stops (exit 1) naming the last finished depth\n"
-    "  --checkpoint DIR   directory of the checkpoint file (default .), written after\n"
-    "                     each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
-    "                     and removed when every game has ended\n"
-    "  --resume           continue from that checkpoint's depth\n"
-    "  --csv, --json      machine-readable output (exact integers; JSON numbers)\n"
-    "  --quiet            no progress on standard error\n"
-    "  --mpi              under mpirun: spread the positions over the processes (the\n"
-    "                     same output; --memory per process; no checkpoint)\n";
-
 int cmd_enumerate(int argc, char **argv) {
     pb_opts o;
     pb_field *f;
     pb_game g;
-    int rc = pb_cli_begin(argc, argv, usage, &o, &f, &g);
+    const pb_option options[] = {
+        PB_OPTS_FIELD(o),
+        PB_OPTS_RECORD(o),
+        PB_OPT_DEPTH(o, "stop after depth D (default: until every game has ended)"),
+        PB_OPT_THREADS(o, "OpenMP threads (the counts do not depend on it)"),
+        PB_OPT_MEMORY(o, "budget for the position sets, e.g. 512M; when it is exceeded\n"
+                         "the run stops (exit 4) naming the last finished depth"),
+        PB_OPT_CHECKPOINT(o, "directory of the checkpoint file (default .), written after\n"
+                             "each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
+                             "and removed when every game has ended"),
+        PB_OPT_RESUME(o, "continue from that checkpoint's depth"),
+        PB_OPT_FLAG("csv", &o.csv, "machine-readable output: CSV (exact integers)"),
+        PB_OPT_JSON(o),
+        PB_OPT_QUIET(o),
+        PB_OPT_MPI(o, "under mpirun: spread the positions over the processes (the\n"
+                      "same output; --memory per process; no checkpoint)"),
+        PB_OPT_END};
+    const pb_command cmd = {
+        "enumerate", "[options] [RECORD-FILE|-]",
+        "Enumerates every game from the start (or from a record's position) breadth-first by\n"
+        "depth in turns, counting exactly (GMP).  Per depth: distinct positions where the game\n"
+        "goes on, the same up to the left-right mirror (classes_lr) and up to both mirrors with\n"
+        "the players swapped by the top-bottom one (classes_full), turn sequences (perft), and\n"
+        "the games that end with that turn by outcome: goal_top (Top scores), goal_bottom,\n"
+        "own_goal_top (Top into its own goal), own_goal_bottom, dead_end_top (Top's dead end,\n"
+        "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
+        "Totals: all games and all positions (see docs/enumerate.md).\n",
+        options, 1};
+    int rc = pb_cli_begin(&cmd, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
     long long budget = o.memory ? pb_parse_size(o.memory) : 0;
     int from_start = g.nturns == 0;
@@ -258,7 +262,10 @@ run:
 #endif
     if (rank != 0) {
         /* Every process holds the same rows and status; rank 0 speaks. */
-        rc = st == PB_ENUM_OK ? PB_EXIT_OK : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE : PB_EXIT_FAIL;
+        rc = st == PB_ENUM_OK              ? PB_EXIT_OK
+           : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE
+           : st == PB_ENUM_MEMORY         ? PB_EXIT_MEMORY
+                                          : PB_EXIT_FAIL;
     } else if (st == PB_ENUM_OK) {
         if (o.json) print_json(f, &o, &res, from_start);
         else if (o.csv) print_csv(f, &res);
@@ -272,9 +279,9 @@ run:
     } else if (st == PB_ENUM_BAD_CHECKPOINT) {
         rc = pb_fail(PB_EXIT_USAGE, "%s", res.message);
     } else if (st == PB_ENUM_MEMORY && eo.dist) {
-        rc = pb_fail(PB_EXIT_FAIL, "%s on one of the MPI processes (the budget is per process)", res.message);
+        rc = pb_fail(PB_EXIT_MEMORY, "%s on one of the MPI processes (the budget is per process)", res.message);
     } else if (st == PB_ENUM_MEMORY) {
-        rc = pb_fail(PB_EXIT_FAIL, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
+        rc = pb_fail(PB_EXIT_MEMORY, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
     } else {
         rc = pb_fail(PB_EXIT_FAIL, "%s", res.message);
     }

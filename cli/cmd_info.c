@@ -6,11 +6,12 @@
 int cmd_info(int argc, char **argv) {
     pb_opts o;
     pb_field *f;
-    int rc = pb_cli_begin(argc, argv,
-                          "usage: paperball info [--rules R] [--field G;W;L] [--setback S] [--json]\n\n"
-             "Prints the figures of a field at the start: nodes, legal segments, empty nodes\n"
-             "(N of the book), odd nodes, inner and boundary nodes, goal nodes and posts.\n",
-                          &o, &f, NULL);
+    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_command cmd = {"info", "[options]",
+                            "Prints the figures of a field at the start: nodes, legal segments, empty nodes\n"
+                            "(N of the book), odd nodes, inner and boundary nodes, goal nodes and posts.\n",
+                            options, 0};
+    int rc = pb_cli_begin(&cmd, argc, argv, &o, &f, NULL);
     if (rc != PB_CLI_GO) return rc;
     char desc[128], cn[8];
     int goals = 0, posts = 0;

@@ -54,11 +54,12 @@ int cmd_moves(int argc, char **argv) {
     pb_opts o;
     pb_field *f;
     pb_game g;
-    int rc = pb_cli_begin(argc, argv,
-                          "usage: paperball moves [options] [RECORD-FILE]\n\n"
-             "Lists every legal turn (route) from the position reached by the game record\n"
-             "(default: the start), with its outcome: stop, goal, own goal, dead end.\n",
-                          &o, &f, &g);
+    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_command cmd = {"moves", "[options] [RECORD-FILE|-]",
+                            "Lists every legal turn (route) from the position reached by the game record\n"
+                            "(default: the start), with its outcome: stop, goal, own goal, dead end.\n",
+                            options, 1};
+    int rc = pb_cli_begin(&cmd, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
     char res[96];
     list_ctx x = {o.json, 0, malloc(16 * (size_t)f->nsegments + 64), 16 * (size_t)f->nsegments + 64};

@@ -10,12 +10,14 @@ int cmd_perft(int argc, char **argv) {
     pb_opts o;
     pb_field *f;
     pb_game g;
-    int rc = pb_cli_begin(argc, argv,
-                          "usage: paperball perft [options] [--depth D] [RECORD-FILE]\n\n"
-             "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
-             "exactly d turns from the position, and positions(d), the distinct positions\n"
-             "after d turns where the game goes on (RULES.md section 4).\n",
-                          &o, &f, &g);
+    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o),
+                                 PB_OPT_DEPTH(o, "count to depth D in turns (default 3)"), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_command cmd = {"perft", "[options] [RECORD-FILE|-]",
+                            "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
+                            "exactly d turns from the position, and positions(d), the distinct positions\n"
+                            "after d turns where the game goes on (docs/rules.md).\n",
+                            options, 1};
+    int rc = pb_cli_begin(&cmd, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
     int depth = o.depth >= 0 ? o.depth : 3;
     pb_perft_row *rows = calloc((size_t)depth + 1, sizeof *rows);

@@ -140,20 +140,46 @@ static char *trim(char *s) {
     return s;
 }
 
+/* --side top|bottom: the side the person takes against the solver. */
+static int parse_side(void *target, const char *name, const char *val) {
+    if (!strcmp(val, "top")) *(int *)target = PB_TOP;
+    else if (!strcmp(val, "bottom")) *(int *)target = PB_BOTTOM;
+    else return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected top or bottom", val, name), -1;
+    return 0;
+}
+
 int cmd_play(int argc, char **argv) {
     pb_opts o;
     pb_field *f;
-    int rc = pb_cli_begin(argc, argv,
-                          "usage: paperball play [options] [--vs-solver] [RECORD-FILE]\n\n"
-                          "Two people play in the terminal, from the start or from the position of the\n"
-                          "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
-                          "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
-                          "record, board, quit, help.  An illegal route is refused with the reason.\n"
-                          "The board is shown after each turn; at the end the result and the record.\n"
-                          "With --vs-solver one person plays against perfect play.\n\n"
-                          "  --unicode / --odd    board drawing options (as for show)\n",
-                          &o, &f, NULL);
+    int side = -1;
+    const pb_option options[] = {
+        PB_OPTS_FIELD(o),
+        PB_OPTS_RECORD(o),
+        PB_OPT_FLAG("vs-solver", &o.vs_solver, "play against perfect play"),
+        {.name = "side", .value = "top|bottom", .help = "--vs-solver: the side you play (default: the side to move)",
+         .kind = PB_ARG_CUSTOM, .target = &side, .parse = parse_side},
+        PB_OPT_TIME_LIMIT(o, "--vs-solver: the solver's time for one answer (default 10); a\n"
+                             "position it cannot solve in that time is declared beyond reach"),
+        PB_OPT_MEMORY(o, "--vs-solver: the solver's table memory, e.g. 64M"),
+        PB_OPT_FLAG("unicode", &o.unicode, "draw the board with box-drawing characters"),
+        PB_OPT_FLAG("ascii", &o.ascii, "draw the board with ASCII characters (the default)"),
+        PB_OPT_FLAG("odd", &o.odd, "mark the odd nodes on the board"),
+        PB_OPT_END};
+    const pb_command cmd = {
+        "play", "[options] [RECORD-FILE]",
+        "Two people play in the terminal, from the start or from the position of the\n"
+        "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
+        "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
+        "record, board, quit, help.  An illegal route is refused with the reason.\n"
+        "The board is shown after each turn; at the end the result and the record.\n"
+        "With --vs-solver one person plays against perfect play (commands value,\n"
+        "hint and go as well).\n",
+        options, 1};
+    int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
+    if (!o.vs_solver && (side >= 0 || o.time_limit > 0 || o.memory))
+        return pb_fail(PB_EXIT_USAGE, "--side, --time-limit and --memory go with --vs-solver");
+    if ((f = pb_cli_field(&o)) == NULL) return PB_EXIT_USAGE;
     /* The game is loaded here, not by pb_cli_begin: standard input carries
      * the moves, so it cannot also carry the starting record. */
     if ((o.record_file && !strcmp(o.record_file, "-")) ||
@@ -161,10 +187,6 @@ int cmd_play(int argc, char **argv) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "play reads the moves from standard input: give the start position with "
                                       "--record or a file, not '-'");
-    }
-    if (o.nargs > 1) {
-        pb_field_free(f);
-        return pb_fail(PB_EXIT_USAGE, "play takes at most one record file");
     }
     play p;
     memset(&p, 0, sizeof p);
@@ -174,7 +196,7 @@ int cmd_play(int argc, char **argv) {
         return PB_EXIT_USAGE;
     }
     if (o.vs_solver) {
-        rc = pb_cli_play_vs_solver(&o, f, &p.g);
+        rc = pb_cli_play_vs_solver(&o, f, &p.g, side);
         pb_game_free(&p.g);
         pb_field_free(f);
         return rc;

@@ -1,34 +1,15 @@
 /* cmd_prove.c - `paperball prove`: check the book's theorems exhaustively
  * (proofs/), print per claim its statement, method, fields, counts and
  * verdict; write each counterexample's SVG diagram. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../proofs/proofs.h"
 #include "../solver/diagram.h"
 #include "cli.h"
-
-static void help(FILE *out) {
-    fputs("usage: paperball prove [--claim NAME[,NAME...]] [--all] [--field G;W;L] [--depth D]\n"
-          "                       [--json] [--out DIR] [--odd [--svg FILE]]\n\n"
-          "Checks the theorems of the book \"Futbol na bumage\" (seed 003) on every field where\n"
-          "the book game can be enumerated, and prints for each claim its statement, method,\n"
-          "the fields and counts checked, and the verdict.  A failed claim prints its shortest\n"
-          "counterexample as a game record and writes its diagram to DIR/counterexample-NAME.svg\n"
-          "(--out, default the current directory).\n\n"
-          "  --claim NAME   check these claims only (comma separated); --all (the default): every claim\n"
-          "  --field F      check on this field only (walking claims, empty-count; first-moves)\n"
-          "  --depth D      follow games for at most D turns (the check is then not exhaustive)\n"
-          "  --odd          print the odd/even map of the field (the book's figure 4); with\n"
-          "                 --svg FILE also write it as SVG\n\n"
-          "Claims:\n",
-          out);
-    for (const pb_proofs_claim *c = pb_proofs_claims; c->name; c++) fprintf(out, "  %-16s %s\n", c->name, c->statement);
-    fputs("\nExit status: 0 every checked claim holds (or is open: not checked to the end),\n"
-          "1 a claim fails, 2 bad input.\n\n",
-          out);
-    pb_common_help(out);
-}
 
 /* The odd/even map as text: 'o' odd (red in the book), '.' even, 'C' the
  * centre, with row numbers and column letters. */
@@ -57,29 +38,59 @@ static void print_odd_map(FILE *out, const pb_field *f) {
 /* The odd/even map as SVG, drawn like every other picture: the start,
  * every node named, odd ones red, as in the book's figure 4. */
 static int write_odd_svg(const char *path, const pb_field *f) {
+    char d[80], title[160];
+    snprintf(title, sizeof title, "odd (red) and even nodes of %s", pb_field_describe(f, d, sizeof d));
     pb_game g;
     pb_game_init(&g, f, PB_TOP);
-    pb_diagram_opts dop = {.odd = 1, .names = 1, .highlight_from = -1, .title = "Odd (red) and even nodes"};
+    pb_diagram_opts dop = {.odd = 1, .names = 1, .highlight_from = -1, .title = title};
     char *svg = pb_diagram_svg(&g, &dop);
     pb_game_free(&g);
-    FILE *out = fopen(path, "w");
-    int rc = !out || fputs(svg, out) < 0;
-    if (out && fclose(out)) rc = 1;
+    int rc = pb_write_file(path, svg);
     free(svg);
-    return rc ? -1 : 0;
+    return rc;
+}
+
+/* The claims and the exit statuses under the usage line. */
+static const char *about(char *buf, size_t len) {
+    size_t n = (size_t)snprintf(buf, len, "%s",
+        "Checks the theorems of the book \"Futbol na bumage\" on every field where the\n"
+        "book game can be enumerated, and prints for each claim its statement, method,\n"
+        "the fields and counts checked, and the verdict.  A failed claim prints its shortest\n"
+        "counterexample as a game record and writes its diagram to DIR/counterexample-NAME.svg\n"
+        "(--out, default the current directory).  Exit status 6 when a claim fails.\n\nClaims:\n");
+    for (const pb_proofs_claim *c = pb_proofs_claims; c->name && n < len; c++)
+        n += (size_t)snprintf(buf + n, len - n, "  %-16s %s\n", c->name, c->statement);
+    return buf;
+}
+
+/* --out DIR must be a directory that can be written, checked before the
+ * work so that no report is lost at the end. */
+static int check_out_dir(const char *dir) {
+    struct stat st;
+    if (stat(dir, &st)) return pb_fail(PB_EXIT_USAGE, "--out %s: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return pb_fail(PB_EXIT_USAGE, "--out %s: not a directory", dir);
+    if (access(dir, W_OK)) return pb_fail(PB_EXIT_USAGE, "--out %s: %s", dir, strerror(errno));
+    return PB_EXIT_OK;
 }
 
 int cmd_prove(int argc, char **argv) {
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            help(stdout);
-            return PB_EXIT_OK;
-        }
     pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
-    if (o.nargs > 0) return pb_fail(PB_EXIT_USAGE, "prove takes no arguments (got '%s')", o.args[0]);
-    if (o.spec.rules != PB_RULES_BOOK) return pb_fail(PB_EXIT_USAGE, "the book's theorems are about --rules book");
-    if (o.record || o.record_file) return pb_fail(PB_EXIT_USAGE, "prove checks from the start: no --record");
+    char text[4096];
+    const pb_option options[] = {
+        PB_OPT_TEXT("claim", "NAME[,NAME...]", &o.claim, "check these claims only (comma separated)"),
+        PB_OPT_FLAG("all", &o.all, "check every claim (the default)"),
+        {.name = "field", .value = "G;W;L", .help = "check on this field only (walking claims, empty-count; first-moves)",
+         .kind = PB_ARG_CUSTOM, .target = &o, .parse = pb_opt_field},
+        PB_OPT_DEPTH(o, "follow games for at most D turns (the check is then not exhaustive)"),
+        PB_OPT_TEXT("out", "DIR", &o.out, "directory of the counterexample diagrams (default .)"),
+        PB_OPT_FLAG("odd", &o.odd, "print the odd/even map of the field (the book's figure 4)"),
+        PB_OPT_SVG(o, "with --odd: also write the map as SVG to FILE"),
+        PB_OPT_JSON(o),
+        PB_OPT_END};
+    const pb_command cmd = {"prove", "[options]", about(text, sizeof text), options, 0};
+    int rc = pb_cli_parse(&cmd, argc, argv, &o);
+    if (rc != PB_CLI_GO) return rc;
+    if (o.out && (rc = check_out_dir(o.out)) != PB_EXIT_OK) return rc;
 
     /* Which claims. */
     const pb_proofs_claim *run[16];
@@ -106,9 +117,9 @@ int cmd_prove(int argc, char **argv) {
     if (!f) return PB_EXIT_USAGE;
     if (o.odd) {
         if (!o.json) print_odd_map(stdout, f);
-        if (o.svg && write_odd_svg(o.svg, f)) {
+        if (o.svg && (rc = write_odd_svg(o.svg, f)) != PB_EXIT_OK) {
             pb_field_free(f);
-            return pb_fail(PB_EXIT_FAIL, "cannot write '%s'", o.svg);
+            return rc;
         }
         if (!o.json && nrun) fputc('\n', stdout);
     } else if (o.svg) {
@@ -121,7 +132,7 @@ int cmd_prove(int argc, char **argv) {
     if (o.field_given) po.fields = &o.spec, po.nfields = 1;
     if (o.depth > 0) po.max_depth = o.depth;
     const char *dir = o.out ? o.out : ".";
-    int any_fail = 0;
+    int any_fail = 0, status = PB_EXIT_OK;
     if (o.json) printf("{\"claims\": [\n");
     for (int k = 0; k < nrun; k++) {
         pb_proofs_result res;
@@ -130,12 +141,8 @@ int cmd_prove(int argc, char **argv) {
         char path[1024] = "";
         if (v == PB_VERDICT_FAILS && res.cx_svg) {
             snprintf(path, sizeof path, "%s/counterexample-%s.svg", dir, res.claim);
-            FILE *out = fopen(path, "w");
-            if (!out || fputs(res.cx_svg, out) < 0 || fclose(out)) {
-                pb_proofs_result_free(&res);
-                pb_field_free(f);
-                return pb_fail(PB_EXIT_FAIL, "cannot write '%s'", path);
-            }
+            /* A lost diagram is reported at the end: the other claims go on. */
+            if (pb_write_file(path, res.cx_svg) != PB_EXIT_OK) status = PB_EXIT_WRITE, path[0] = 0;
         }
         if (o.json) {
             if (k) printf(",\n");
@@ -150,5 +157,5 @@ int cmd_prove(int argc, char **argv) {
     }
     if (o.json) printf("], \"all_hold\": %s}\n", any_fail ? "false" : "true");
     pb_field_free(f);
-    return any_fail ? PB_EXIT_FAIL : PB_EXIT_OK;
+    return status != PB_EXIT_OK ? status : any_fail ? PB_EXIT_CLAIM : PB_EXIT_OK;
 }

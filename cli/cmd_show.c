@@ -8,64 +8,37 @@
 #include "cli.h"
 #include "pictures.h"
 
-static void show_help(void) {
-    puts("usage: paperball show [options] [RECORD-FILE|-]\n\n"
-         "Draws the position reached by a game record (argument, --record TEXT,\n"
-         "--record-file FILE, or '-' for standard input; default: the start) and\n"
-         "prints the result or whose move it is.\n\n"
-         "  --unicode              box-drawing characters instead of ASCII\n"
-         "  --odd                  mark the odd nodes ('o', Unicode '\u2022'), the book's figure 4\n"
-         "  --color                colour the lines: Top blue, Bottom red (ANSI)\n"
-         "  --svg FILE             also write the picture as SVG to FILE\n"
-         "  --html FILE            also write a page that replays the game step by step\n"
-         "  --title TEXT           SVG caption (default: the field and the rules)\n"
-         "  --continuation N       SVG: draw turns N+1.. (N turns shown) as a dashed continuation\n"
-         "  --quiet                no text diagram (only the SVG and the result line)\n\n"
-         "Text glyphs (ASCII / Unicode): '.' '\u00b7' empty node, '+' '\u25e6' occupied node,\n"
-         "'*' '\u25cf' the ball, 'G' '\u25aa' goal node, '#' (heavy lines) the border,\n"
-         "'-' '|' '/' '\\' ('\u2500' '\u2502' '\u2571' '\u2572') drawn segments, 'X' '\u2573' both\n"
-         "diagonals of a cell.  See docs/diagrams.md.\n");
-    pb_common_help(stdout);
-}
-
 int cmd_show(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        show_help();
-        return PB_EXIT_OK;
-    }
-    /* Options of this command only, taken out before the common parser. */
-    char **rest = malloc(sizeof(char *) * (size_t)(argc + 1));
-    int nrest = 0, color = 0, cont = -1;
-    const char *title = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            free(rest);
-            show_help();
-            return PB_EXIT_OK;
-        } else if (!strcmp(argv[i], "--color") || !strcmp(argv[i], "--colour")) {
-            color = 1;
-        } else if (!strcmp(argv[i], "--title") || !strncmp(argv[i], "--title=", 8)) {
-            if (argv[i][7] == '=') title = argv[i] + 8;
-            else if (i + 1 < argc) title = argv[++i];
-            else return free(rest), pb_fail(PB_EXIT_USAGE, "option --title needs a value");
-        } else if (!strcmp(argv[i], "--continuation") || !strncmp(argv[i], "--continuation=", 15)) {
-            const char *v = argv[i][14] == '=' ? argv[i] + 15 : i + 1 < argc ? argv[++i] : NULL;
-            char *end;
-            long n = v ? strtol(v, &end, 10) : -1;
-            if (!v || !*v || *end || n < 0 || n > 1000000)
-                return free(rest), pb_fail(PB_EXIT_USAGE, "bad value for --continuation: expected a number of turns");
-            cont = (int)n;
-        } else {
-            rest[nrest++] = argv[i];
-        }
-    }
     pb_opts o;
-    int rc = pb_opts_parse(&o, nrest, rest);
-    free(rest);
-    if (rc) return PB_EXIT_USAGE;
-    if (o.nargs > 1) return pb_fail(PB_EXIT_USAGE, "show takes at most one record file, got %d arguments", o.nargs);
-    if (o.nargs == 1 && (o.record || o.record_file))
-        return pb_fail(PB_EXIT_USAGE, "give the record once: a file argument or --record/--record-file");
+    int color = 0, cont = -1, no_diagram = 0;
+    const char *title = NULL;
+    const pb_option options[] = {
+        PB_OPTS_FIELD(o),
+        PB_OPTS_RECORD(o),
+        PB_OPT_FLAG("unicode", &o.unicode, "box-drawing characters instead of ASCII"),
+        PB_OPT_FLAG("ascii", &o.ascii, "ASCII characters (the default)"),
+        PB_OPT_FLAG("odd", &o.odd, "mark the odd nodes ('o', Unicode '\u2022'), the book's figure 4"),
+        PB_OPT_FLAG("color", &color, "colour the lines: Top blue, Bottom red (ANSI)"),
+        {.name = "colour", .kind = PB_ARG_FLAG, .target = &color},
+        PB_OPT_SVG(o, "also write the picture as SVG to FILE"),
+        PB_OPT_HTML(o, "also write a page that replays the game step by step (docs/diagrams.md)"),
+        PB_OPT_TEXT("title", "TEXT", &title, "SVG caption (default: the field and the rules)"),
+        PB_OPT_INT("continuation", "N", &cont, 0, 1000000, "SVG: draw turns N+1.. (N turns shown) as a dashed continuation"),
+        PB_OPT_FLAG("no-diagram", &no_diagram, "no text diagram (only the SVG and the result line)"),
+        PB_OPT_QUIET(o),
+        PB_OPT_END};
+    const pb_command cmd = {
+        "show", "[options] [RECORD-FILE|-]",
+        "Draws the position reached by a game record (argument, --record TEXT,\n"
+        "--record-file FILE, or '-' for standard input; default: the start) and\n"
+        "prints the result or whose move it is.\n\n"
+        "Text glyphs (ASCII / Unicode): '.' '\u00b7' empty node, '+' '\u25e6' occupied node,\n"
+        "'*' '\u25cf' the ball, 'G' '\u25aa' goal node, '#' (heavy lines) the border,\n"
+        "'-' '|' '/' '\\' ('\u2500' '\u2502' '\u2571' '\u2572') drawn segments, 'X' '\u2573' both\n"
+        "diagonals of a cell.  See docs/diagrams.md.\n",
+        options, 1};
+    int rc = pb_cli_parse(&cmd, argc, argv, &o);
+    if (rc != PB_CLI_GO) return rc;
     pb_field *f;
     pb_game g;
     if (pb_cli_load(&o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
@@ -82,9 +55,9 @@ int cmd_show(int argc, char **argv) {
     d.title = title;
     d.highlight_from = cont;
 
-    int status = pb_cli_write_game_pictures(&g, &d, 0, o.svg, o.html);
+    int status = pb_cli_write_game_pictures(&g, &d, 0, o.svg, o.html, o.quiet);
     if (status == PB_EXIT_OK) {
-        if (!o.quiet) {
+        if (!no_diagram) {
             char *text = pb_diagram_text(&g, &d);
             fputs(text, stdout);
             free(text);

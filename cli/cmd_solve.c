@@ -7,6 +7,7 @@
 
 #include "../solver/diagram.h"
 #include "../solver/search.h"
+#include "../solver/json.h"
 #include "cli.h"
 #include "pictures.h"
 #include "cluster.h"
@@ -123,58 +124,40 @@ static int write_pictures(const pb_opts *o, const pb_field *f, const pb_solve_re
     for (int i = 0; i < r->npv; i++)
         if (pb_game_play(&g, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, err, sizeof err)) break;
     pb_diagram_opts d = {.highlight_from = from, .title = "A line of perfect play"};
-    int status = pb_cli_write_game_pictures(&g, &d, r->complete && r->value != PB_UNKNOWN, o->svg, o->html);
+    int perfect = r->complete && r->value != PB_UNKNOWN;
+    int status = pb_cli_write_game_pictures(&g, &d, perfect, o->svg, o->html, 1);
     pb_game_free(&g);
     return status;
 }
 
-/* Takes "--time-limit SECONDS" out of argv (an option of solve alone). */
-static int take_time_limit(int *argc, char **argv, double *limit) {
-    for (int i = 0; i < *argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        int used = 1;
-        if (!strcmp(a, "--time-limit")) {
-            if (i + 1 >= *argc) return pb_fail(PB_EXIT_USAGE, "option --time-limit needs a value"), -1;
-            val = argv[i + 1], used = 2;
-        } else if (!strncmp(a, "--time-limit=", 13)) {
-            val = a + 13;
-        } else continue;
-        char *end;
-        *limit = strtod(val, &end);
-        if (end == val || *end || !(*limit > 0))
-            return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --time-limit: expected seconds > 0", val), -1;
-        memmove(argv + i, argv + i + used, sizeof(char *) * (size_t)(*argc - i - used));
-        *argc -= used;
-        i--;
-    }
-    return 0;
-}
-
 int cmd_solve(int argc, char **argv) {
-    if (argc > 0 && !strcmp(argv[0], "--help")) {
-        puts("usage: paperball solve [options] [--threads N] [--hash SIZE] [--time-limit SECONDS]\n"
-             "                       [--json] [--svg FILE] [--html FILE] [--quiet] [RECORD-FILE]\n\n"
-             "Solves the position reached by the game record (default: the start) exactly:\n"
-             "its value (win, draw or loss for the player to move, with perfect play), the\n"
-             "value of every first turn grouped into left-right mirror classes, a best turn\n"
-             "and a line of perfect play to the end of the game.\n"
-             "  --threads N         search threads (default 1)\n"
-             "  --hash SIZE         table memory cap, e.g. 64M, 2G (default: 1M for an\n"
-             "                      endgame of <= 48 free segments, 8M up to 96, else 64M)\n"
-             "  --time-limit S      stop after S seconds and print what is proven (exit 1)\n"
-             "  --svg FILE          draw the position with the line of perfect play\n"
-             "  --html FILE         a page that replays that line step by step\n"
-             "  --quiet             no progress lines on stderr\n"
-             "  --mpi               under mpirun: the first-turn classes dealt to the processes,\n"
-             "                      each solving its own with its own table (same values)\n"
-             "Ctrl-C prints what is proven so far and exits with status 1.\n");
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
-    double time_limit = 0;
-    if (take_time_limit(&argc, argv, &time_limit)) return PB_EXIT_USAGE;
     pb_opts o;
-    if (pb_opts_parse(&o, argc, argv)) return PB_EXIT_USAGE;
+    const pb_option options[] = {
+        PB_OPTS_FIELD(o),
+        PB_OPTS_RECORD(o),
+        PB_OPT_BATCH(o),
+        PB_OPT_THREADS(o, "search threads (default 1)"),
+        PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
+                         "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
+        PB_OPT_TIME_LIMIT(o, "stop after SECONDS and print what is proven (exit 3)"),
+        PB_OPT_JSON(o),
+        PB_OPT_SVG(o, "draw the position with the line of perfect play"),
+        PB_OPT_HTML(o, "a page that replays that line step by step"),
+        PB_OPT_QUIET(o),
+        PB_OPT_MPI(o, "under mpirun: the first-turn classes dealt to the processes,\n"
+                      "each solving its own with its own table (same values)"),
+        PB_OPT_END};
+    const pb_command cmd = {
+        "solve", "[options] [RECORD-FILE|-]",
+        "Solves the position reached by the game record (default: the start) exactly:\n"
+        "its value (win, draw or loss for the player to move, with perfect play), the\n"
+        "value of every first turn grouped into left-right mirror classes, a best turn\n"
+        "and a line of perfect play to the end of the game.\n"
+        "Ctrl-C prints what is proven so far and exits with status 3.\n",
+        options, 1};
+    int prc = pb_cli_parse(&cmd, argc, argv, &o);
+    if (prc != PB_CLI_GO) return prc;
+    double time_limit = o.time_limit;
     pb_field *f;
     pb_game g;
     if (pb_cli_load(&o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
@@ -207,7 +190,7 @@ int cmd_solve(int argc, char **argv) {
     }
     pb_solve_opts so = {0};
     so.threads = o.threads > 0 ? o.threads : 1;
-    so.hash_bytes = o.hash ? (size_t)pb_parse_size(o.hash) : 0;
+    so.hash_bytes = o.memory ? (size_t)pb_parse_size(o.memory) : 0;
     so.time_limit = time_limit;
     so.stop = &solve_interrupted;
     so.progress = o.quiet ? NULL : stderr;
@@ -225,14 +208,15 @@ int cmd_solve(int argc, char **argv) {
         rc = pb_solve(f, &g.pos, &so, &r);
     sigaction(SIGINT, &old, NULL);
     if (rc) {
-        rc = rank ? PB_EXIT_FAIL
-                  : pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table (--hash %s)", o.hash ? o.hash : "");
+        rc = rank ? PB_EXIT_MEMORY
+                  : pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table (--memory %s)",
+                            o.memory ? o.memory : "default");
         goto end;
     }
     int status = PB_EXIT_OK;
     if (rank != 0) {
         /* Every process holds the whole result; rank 0 speaks. */
-        status = r.stopped ? PB_EXIT_FAIL : PB_EXIT_OK;
+        status = r.stopped ? PB_EXIT_STOPPED : PB_EXIT_OK;
         pb_solve_result_free(&r);
         rc = status;
         goto end;
@@ -242,9 +226,9 @@ int cmd_solve(int argc, char **argv) {
     if (o.svg || o.html) status = write_pictures(&o, f, &r);
     if (r.stopped) {
         fflush(stdout);
-        pb_fail(PB_EXIT_FAIL, "stopped by %s before the end: %d of %d first-turn classes proven",
+        pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: %d of %d first-turn classes proven",
                 solve_interrupted ? "Ctrl-C" : "the time limit", r.nsolved_classes, r.nclasses);
-        status = PB_EXIT_FAIL;
+        if (status == PB_EXIT_OK) status = PB_EXIT_STOPPED;
     }
     pb_solve_result_free(&r);
     rc = status;

@@ -1,7 +1,10 @@
-/* common.c - option parsing and loading shared by all subcommands. */
+/* common.c - the option parser (getopt_long over each command's table),
+ * its --help, and the loading of the field and the position shared by the
+ * subcommands. */
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,128 +37,226 @@ long long pb_parse_size(const char *s) {
     return (long long)(v * mult);
 }
 
-static int parse_int(const char *name, const char *val, int lo, int hi, int *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(val, &end, 10);
-    if (end == val || *end || errno || v < lo || v > hi) {
-        pb_fail(PB_EXIT_USAGE, "bad value '%s' for %s: expected a whole number from %d to %d", val, name, lo, hi);
-        return -1;
-    }
-    *out = (int)v;
+/* ---- the shared custom options (targets: the command's pb_opts) ---- */
+
+int pb_opt_rules(void *target, const char *name, const char *val) {
+    pb_opts *o = target;
+    (void)name;
+    if (pb_rules_parse(val, &o->spec.rules))
+        return pb_fail(PB_EXIT_USAGE, "unknown rules '%s': expected book, hockey or triple", val), -1;
     return 0;
 }
 
-int pb_opts_parse(pb_opts *o, int argc, char **argv) {
+int pb_opt_field(void *target, const char *name, const char *val) {
+    pb_opts *o = target;
+    (void)name;
+    char err[200];
+    pb_field_spec s = o->spec;
+    if (pb_field_spec_parse(val, &s, err, sizeof err)) return pb_fail(PB_EXIT_USAGE, "%s", err), -1;
+    /* --field gives the geometry alone: the other options keep theirs. */
+    o->spec.goal = s.goal, o->spec.width = s.width, o->spec.length = s.length;
+    o->field_given = 1;
+    return 0;
+}
+
+int pb_opt_setback(void *target, const char *name, const char *val) {
+    pb_opts *o = target;
+    char *end;
+    errno = 0;
+    long v = strtol(val, &end, 10);
+    if (end == val || *end || errno || v < 0 || v > PB_MAX_DIM)
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected a whole number from 0 to %d", val, name,
+                       PB_MAX_DIM), -1;
+    o->spec.setback = (int)v;
+    o->setback_given = 1;
+    return 0;
+}
+
+int pb_opt_dead_end(void *target, const char *name, const char *val) {
+    pb_opts *o = target;
+    if (!strcmp(val, "draw")) o->spec.dead_end = PB_DEAD_END_DRAW;
+    else if (!strcmp(val, "loss")) o->spec.dead_end = PB_DEAD_END_LOSS;
+    else return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected draw or loss", val, name), -1;
+    o->dead_end_given = 1;
+    return 0;
+}
+
+int pb_opt_first(void *target, const char *name, const char *val) {
+    pb_opts *o = target;
+    if (strcmp(val, "top") && strcmp(val, "bottom"))
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected top or bottom", val, name), -1;
+    o->first = val;
+    return 0;
+}
+
+/* ---- the parser ---- */
+
+static int store(const pb_option *op, const char *val) {
+    char *end;
+    switch (op->kind) {
+    case PB_ARG_FLAG: *(int *)op->target = 1; return 0;
+    case PB_ARG_TEXT: *(const char **)op->target = val; return 0;
+    case PB_ARG_INT: {
+        errno = 0;
+        long v = strtol(val, &end, 10);
+        if (end == val || *end || errno || v < op->lo || v > op->hi)
+            return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected a whole number from %d to %d", val,
+                           op->name, op->lo, op->hi), -1;
+        *(int *)op->target = (int)v;
+        return 0;
+    }
+    case PB_ARG_SECONDS: {
+        double v = strtod(val, &end);
+        if (end == val || *end || !(v > 0) || v > 1e9)
+            return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected seconds > 0", val, op->name), -1;
+        *(double *)op->target = v;
+        return 0;
+    }
+    case PB_ARG_SIZE:
+        if (pb_parse_size(val) <= 0)
+            return pb_fail(PB_EXIT_USAGE, "bad size '%s' for --%s: expected e.g. 64M or 2G", val, op->name), -1;
+        *(const char **)op->target = val;
+        return 0;
+    case PB_ARG_CUSTOM: return op->parse(op->target, op->name, val);
+    }
+    return -1;
+}
+
+static int count_options(const pb_option *t) {
+    int n = 0;
+    while (t && t[n].name) n++;
+    return n;
+}
+
+static int has_option(const pb_command *cmd, const char *name) {
+    for (const pb_option *op = cmd->options; op && op->name; op++)
+        if (!strcmp(op->name, name)) return 1;
+    return 0;
+}
+
+/* The checks that tie options together, after all are read. */
+static int finish(const pb_command *cmd, pb_opts *o) {
+#ifndef PB_HAVE_MPI
+    if (o->mpi) return pb_fail(PB_EXIT_USAGE, "this paperball was built without MPI");
+#endif
+    if (!o->field_given) {
+        int hockey = o->spec.rules == PB_RULES_HOCKEY;
+        o->spec.goal = 2, o->spec.width = hockey ? 8 : 6, o->spec.length = hockey ? 10 : 8;
+    }
+    if (o->spec.rules != PB_RULES_HOCKEY) {
+        if (o->setback_given) return pb_fail(PB_EXIT_USAGE, "--setback applies to --rules hockey only");
+        if (o->dead_end_given) return pb_fail(PB_EXIT_USAGE, "--dead-end applies to --rules hockey only");
+        o->spec.setback = 0;
+    }
+    int sources = (o->record != NULL) + (o->record_file != NULL) + (o->batch != NULL);
+    if (has_option(cmd, "record") && o->nargs > 0) sources++;
+    if (sources > 1)
+        return pb_fail(PB_EXIT_USAGE, "give the position once: a RECORD-FILE argument, --record, --record-file "
+                                      "or --batch");
+    if (o->nargs > cmd->max_args) {
+        if (cmd->max_args == 0)
+            return pb_fail(PB_EXIT_USAGE, "%s takes no arguments (got '%s')", cmd->name, o->args[0]);
+        return pb_fail(PB_EXIT_USAGE, "%s takes at most %d argument%s (got '%s')", cmd->name, cmd->max_args,
+                       cmd->max_args == 1 ? "" : "s", o->args[cmd->max_args]);
+    }
+    return PB_CLI_GO;
+}
+
+int pb_cli_parse(const pb_command *cmd, int argc, char **argv, pb_opts *o) {
     memset(o, 0, sizeof *o);
     o->spec.rules = PB_RULES_BOOK;
     o->spec.setback = 1;
     o->depth = -1;
-    o->seed = 1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        char name[64];
-        if (strncmp(a, "--", 2) != 0 || strcmp(a, "--") == 0) {
-            if (strcmp(a, "--") == 0) {
-                for (i++; i < argc; i++) {
-                    if (o->nargs == PB_MAX_ARGS) return pb_fail(2, "too many arguments"), -1;
-                    o->args[o->nargs++] = argv[i];
-                }
+    int n = count_options(cmd->options);
+    /* getopt_long's table: the command's options, then --help.  An
+     * option's index is its getopt value minus 256, clear of -h. */
+    struct option *lo = calloc((size_t)n + 2, sizeof *lo);
+    for (int i = 0; i < n; i++) {
+        lo[i].name = cmd->options[i].name;
+        lo[i].has_arg = cmd->options[i].kind == PB_ARG_FLAG ? no_argument : required_argument;
+        lo[i].val = 256 + i;
+    }
+    lo[n].name = "help", lo[n].val = 'h';
+    /* getopt_long wants argv[0] to be the program: hand it the command
+     * name in front of the words. */
+    char **av = malloc(sizeof(char *) * ((size_t)argc + 2));
+    av[0] = (char *)cmd->name;
+    memcpy(av + 1, argv, sizeof(char *) * (size_t)argc);
+    av[argc + 1] = NULL;
+    int rc = PB_CLI_GO, c;
+    opterr = 0;
+    optind = 0; /* a full reset of GNU getopt */
+    while (rc == PB_CLI_GO && (c = getopt_long(argc + 1, av, ":h", lo, NULL)) != -1) {
+        const char *word = av[optind - 1];
+        if (c == 'h') {
+            pb_cli_help(cmd, stdout);
+            rc = PB_EXIT_OK;
+        } else if (c == ':') {
+            rc = pb_fail(PB_EXIT_USAGE, "option %s needs a value (see paperball %s --help)", word, cmd->name);
+        } else if (c == '?' && optopt >= 256) {
+            rc = pb_fail(PB_EXIT_USAGE, "option --%s takes no value", cmd->options[optopt - 256].name);
+        } else if (c == '?') {
+            if (optopt) rc = pb_fail(PB_EXIT_USAGE, "unknown option '-%c' for %s (see paperball %s --help)", optopt,
+                                     cmd->name, cmd->name);
+            else rc = pb_fail(PB_EXIT_USAGE, "unknown option '%s' for %s (see paperball %s --help)", word,
+                              cmd->name, cmd->name);
+        } else if (store(&cmd->options[c - 256], optarg)) {
+            rc = PB_EXIT_USAGE;
+        }
+    }
+    if (rc == PB_CLI_GO)
+        for (int i = optind; i < argc + 1; i++) {
+            if (o->nargs == PB_MAX_ARGS) {
+                rc = pb_fail(PB_EXIT_USAGE, "too many arguments");
                 break;
             }
-            if (o->nargs == PB_MAX_ARGS) return pb_fail(2, "too many arguments"), -1;
-            o->args[o->nargs++] = a;
-            continue;
+            o->args[o->nargs++] = av[i];
         }
-        const char *eq = strchr(a, '=');
-        size_t n = eq ? (size_t)(eq - a) : strlen(a);
-        if (n >= sizeof name) n = sizeof name - 1;
-        memcpy(name, a, n);
-        name[n] = 0;
-        static const char *flags[] = {"--json", "--csv", "--quiet", "--all", "--resume", "--vs-solver",
-                                      "--odd", "--unicode", "--ascii", "--solve", "--enumerate", "--mpi", NULL};
-        int *flag_ptr[] = {&o->json, &o->csv, &o->quiet, &o->all, &o->resume, &o->vs_solver,
-                           &o->odd, &o->unicode, &o->ascii, &o->solve, &o->enumerate, &o->mpi};
-        int fi;
-        for (fi = 0; flags[fi]; fi++)
-            if (strcmp(name, flags[fi]) == 0) break;
-        if (flags[fi]) {
-            if (eq) return pb_fail(2, "option %s takes no value", name), -1;
-            *flag_ptr[fi] = 1;
-            continue;
-        }
-        if (eq) val = eq + 1;
-        else if (i + 1 < argc) val = argv[++i];
-        else return pb_fail(2, "option %s needs a value", name), -1;
-        if (!strcmp(name, "--rules")) {
-            if (pb_rules_parse(val, &o->spec.rules))
-                return pb_fail(2, "unknown rules '%s': expected book, hockey or triple", val), -1;
-        } else if (!strcmp(name, "--field")) {
-            char err[200];
-            pb_rules r = o->spec.rules;
-            int sb = o->spec.setback;
-            pb_dead_end de = o->spec.dead_end;
-            if (pb_field_spec_parse(val, &o->spec, err, sizeof err)) return pb_fail(2, "%s", err), -1;
-            o->spec.rules = r, o->spec.setback = sb, o->spec.dead_end = de;
-            o->field_given = 1;
-        } else if (!strcmp(name, "--setback")) {
-            if (parse_int(name, val, 0, PB_MAX_DIM, &o->spec.setback)) return -1;
-            o->setback_given = 1;
-        } else if (!strcmp(name, "--dead-end")) {
-            if (!strcmp(val, "draw")) o->spec.dead_end = PB_DEAD_END_DRAW;
-            else if (!strcmp(val, "loss")) o->spec.dead_end = PB_DEAD_END_LOSS;
-            else return pb_fail(2, "bad value '%s' for --dead-end: expected draw or loss", val), -1;
-        } else if (!strcmp(name, "--record")) {
-            o->record = val;
-        } else if (!strcmp(name, "--record-file")) {
-            o->record_file = val;
-        } else if (!strcmp(name, "--depth")) {
-            if (parse_int(name, val, 0, 100000, &o->depth)) return -1;
-        } else if (!strcmp(name, "--threads")) {
-            if (parse_int(name, val, 1, 1024, &o->threads)) return -1;
-        } else if (!strcmp(name, "--seed")) {
-            int s;
-            if (parse_int(name, val, 0, 2000000000, &s)) return -1;
-            o->seed = s;
-        } else if (!strcmp(name, "--svg")) {
-            o->svg = val;
-        } else if (!strcmp(name, "--html")) {
-            o->html = val;
-        } else if (!strcmp(name, "--hash")) {
-            if (pb_parse_size(val) <= 0) return pb_fail(2, "bad size '%s' for --hash: expected e.g. 64M or 2G", val), -1;
-            o->hash = val;
-        } else if (!strcmp(name, "--memory")) {
-            if (pb_parse_size(val) <= 0) return pb_fail(2, "bad size '%s' for --memory: expected e.g. 512M or 4G", val), -1;
-            o->memory = val;
-        } else if (!strcmp(name, "--claim")) {
-            o->claim = val;
-        } else if (!strcmp(name, "--checkpoint")) {
-            o->checkpoint = val;
-        } else if (!strcmp(name, "--first")) {
-            if (strcmp(val, "top") && strcmp(val, "bottom"))
-                return pb_fail(2, "bad value '%s' for --first: expected top or bottom", val), -1;
-            o->first = val;
-        } else if (!strcmp(name, "--out")) {
-            o->out = val;
-        } else {
-            return pb_fail(2, "unknown option '%s' (see paperball --help)", name), -1;
-        }
-    }
-#ifndef PB_HAVE_MPI
-    if (o->mpi) return pb_fail(2, "this paperball was built without MPI"), -1;
-#endif
-    if (o->spec.rules == PB_RULES_HOCKEY && !o->field_given) {
-        o->spec.goal = 2, o->spec.width = 8, o->spec.length = 10;
-    } else if (!o->field_given) {
-        o->spec.goal = 2, o->spec.width = 6, o->spec.length = 8;
-    }
-    if (o->spec.rules != PB_RULES_HOCKEY) {
-        if (o->setback_given) return pb_fail(2, "--setback applies to --rules hockey only"), -1;
-        o->spec.setback = 0;
-    }
-    return 0;
+    free(av);
+    free(lo);
+    return rc == PB_CLI_GO ? finish(cmd, o) : rc;
 }
+
+/* ---- --help ---- */
+
+void pb_cli_exit_help(FILE *out) {
+    fputs("Exit status:\n"
+          "  0  success (prove: every checked claim holds)\n"
+          "  1  another runtime failure (a system error)\n"
+          "  2  bad input: an option, a field, a record, a checkpoint\n"
+          "  3  stopped early by --time-limit or Ctrl-C: the output is partial\n"
+          "  4  out of memory, or over the --memory budget\n"
+          "  5  the output could not be written (a full disk, a closed standard output)\n"
+          "  6  prove: a claim fails\n",
+          out);
+}
+
+/* Prints text with every line after the first indented by `indent`. */
+static void put_indented(FILE *out, const char *text, int indent) {
+    for (const char *s = text; *s; s++) {
+        fputc(*s, out);
+        if (*s == '\n') fprintf(out, "%*s", indent, "");
+    }
+    fputc('\n', out);
+}
+
+void pb_cli_help(const pb_command *cmd, FILE *out) {
+    fprintf(out, "usage: paperball %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->about);
+    fputs("Options:\n", out);
+    enum { COL = 28 };
+    for (const pb_option *op = cmd->options; op && op->name; op++) {
+        if (!op->help) continue;
+        char head[64];
+        snprintf(head, sizeof head, "  --%s%s%s", op->name, op->value ? " " : "", op->value ? op->value : "");
+        if ((int)strlen(head) >= COL) fprintf(out, "%s\n%*s", head, COL, "");
+        else fprintf(out, "%-*s", COL, head);
+        put_indented(out, op->help, COL);
+    }
+    fprintf(out, "%-*s%s\n\n", COL, "  -h, --help", "this text");
+    pb_cli_exit_help(out);
+}
+
+/* ---- loading ---- */
 
 pb_field *pb_cli_field(const pb_opts *o) {
     char err[256];
@@ -164,31 +265,51 @@ pb_field *pb_cli_field(const pb_opts *o) {
     return f;
 }
 
-char *pb_read_file(const char *path) {
-    FILE *in = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!in) return NULL;
-    size_t cap = 4096, n = 0;
+char *pb_read_file(const char *what, const char *path) {
+    int is_stdin = !strcmp(path, "-");
+    FILE *in = is_stdin ? stdin : fopen(path, "rb");
+    if (!in) {
+        pb_fail(PB_EXIT_USAGE, "cannot read %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0, r;
     char *buf = malloc(cap);
-    size_t r;
-    while ((r = fread(buf + n, 1, cap - n - 1, in)) > 0) {
+    while (buf && (r = fread(buf + n, 1, cap - n - 1, in)) > 0) {
         n += r;
-        if (cap - n < 2) buf = realloc(buf, cap *= 2);
+        if (cap - n < 2) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) free(buf);
+            buf = b;
+        }
+    }
+    /* A directory opens on Linux, and its read fails with EISDIR. */
+    int err = ferror(in) ? errno : 0;
+    if (!is_stdin) fclose(in);
+    const char *why = !buf ? "out of memory" : err ? strerror(err) : memchr(buf, 0, n) ? "not a text file (a NUL byte)" : NULL;
+    if (why) {
+        pb_fail(PB_EXIT_USAGE, "cannot read %s '%s': %s", what, is_stdin ? "-" : path, why);
+        free(buf);
+        return NULL;
     }
     buf[n] = 0;
-    if (in != stdin) fclose(in);
     return buf;
+}
+
+int pb_write_file(const char *path, const char *text) {
+    FILE *out = fopen(path, "w");
+    int ok = out && fputs(text, out) >= 0;
+    int err = errno;
+    if (out && fclose(out)) ok = 0, err = errno;
+    if (!ok) return pb_fail(PB_EXIT_WRITE, "cannot write '%s': %s", path, strerror(err));
+    return PB_EXIT_OK;
 }
 
 int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g) {
     char *text = NULL;
     if (o->record) text = strdup(o->record);
     else if (o->record_file || o->nargs > 0) {
-        const char *path = o->record_file ? o->record_file : o->args[0];
-        text = pb_read_file(path);
-        if (!text) {
-            pb_fail(PB_EXIT_USAGE, "cannot read record file '%s': %s", path, strerror(errno));
-            return -1;
-        }
+        text = pb_read_file("record file", o->record_file ? o->record_file : o->args[0]);
+        if (!text) return -1;
     }
     int first = o->first && !strcmp(o->first, "bottom") ? PB_BOTTOM : PB_TOP;
     if (!text) {
@@ -205,15 +326,9 @@ int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g) {
     return 0;
 }
 
-int pb_cli_begin(int argc, char **argv, const char *usage, pb_opts *o, pb_field **f, pb_game *g) {
-    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-        fputs(usage, stdout);
-        fputc('\n', stdout);
-        pb_common_help(stdout);
-        return PB_EXIT_OK;
-    }
-    if (pb_opts_parse(o, argc, argv)) return PB_EXIT_USAGE;
-    return pb_cli_load(o, f, g);
+int pb_cli_begin(const pb_command *cmd, int argc, char **argv, pb_opts *o, pb_field **f, pb_game *g) {
+    int rc = pb_cli_parse(cmd, argc, argv, o);
+    return rc != PB_CLI_GO ? rc : pb_cli_load(o, f, g);
 }
 
 int pb_cli_load(const pb_opts *o, pb_field **f, pb_game *g) {
@@ -225,34 +340,4 @@ int pb_cli_load(const pb_opts *o, pb_field **f, pb_game *g) {
         return PB_EXIT_USAGE;
     }
     return PB_CLI_GO;
-}
-
-void pb_json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c == '\n') fputs("\\n", out);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
-
-void pb_common_help(FILE *out) {
-    fputs("Options shared by the subcommands:\n"
-          "  --rules book|hockey|triple   rule set (default book)\n"
-          "  --field G;W;L                goal, width, length in cells: 2;6;8, (2;6;8) or 2,6,8\n"
-          "                               (default (2;6;8); hockey (2;8;10))\n"
-          "  --setback S                  hockey: goal lines S cells inside the ends (default 1)\n"
-          "  --dead-end draw|loss         hockey: what a dead end means (default draw)\n"
-          "  --record TEXT                the position reached by this game record\n"
-          "  --record-file FILE           the same, read from FILE (- = standard input)\n"
-          "  --first top|bottom           who plays first (default top, as the book's (В;Н))\n"
-          "  --depth D                    depth in turns\n"
-          "  --threads N                  OpenMP threads\n"
-          "  --json                       machine-readable output\n"
-          "  --mpi                        enumerate, solve: spread the work over the processes of\n"
-          "                               mpirun (the same answers; docs/cluster.md)\n",
-          out);
 }

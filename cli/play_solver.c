@@ -61,8 +61,9 @@ static int solver_turn(pb_solver *s, const pb_field *f, pb_game *g, int16_t *nod
     return PB_EXIT_OK;
 }
 
-int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g) {
-    size_t hash = o->hash ? (size_t)pb_parse_size(o->hash) : 0;
+int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g, int side) {
+    (void)side;
+    size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
     pb_solver *s = pb_solver_new(f, hash);
     if (!s) return pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table");
     pb_solver_set_limit(s, PLAY_SOLVER_LIMIT);

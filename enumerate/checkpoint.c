@@ -178,73 +178,57 @@ static int key_ok(const pb_field *f, const uint64_t *key) {
     return 1;
 }
 
-int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, pb_enum_row *rows, int rowcap,
-                 pb_frontier *fr, char *err, size_t errlen) {
-    int kw = f->nwords + 1;
-    io s = {fopen(path, "rb"), 0xcbf29ce484222325ULL, 0};
-    if (!s.fp) {
-        snprintf(err, errlen, "cannot read the checkpoint %s: %s", path, strerror(errno));
-        return -1;
-    }
-    setvbuf(s.fp, NULL, _IOFBF, 1 << 20);
-    int rc = -1;
-    const char *why = NULL;
+/* The reading steps below return NULL, or why the file is refused. */
+
+/* Magic, version, field and root: is this a checkpoint of this game? */
+static const char *read_header(io *s, const pb_field *f, const uint64_t *root_key) {
     char magic[8];
-    get(&s, magic, sizeof magic);
-    if (s.bad || memcmp(magic, MAGIC, sizeof magic)) {
-        why = "not a paperball enumeration checkpoint";
-        goto out;
-    }
-    if (get_u(&s, 4) != PB_CKPT_VERSION) {
-        why = "a checkpoint of another format version";
-        goto out;
-    }
+    get(s, magic, sizeof magic);
+    if (s->bad || memcmp(magic, MAGIC, sizeof magic)) return "not a paperball enumeration checkpoint";
+    if (get_u(s, 4) != PB_CKPT_VERSION) return "a checkpoint of another format version";
     uint32_t w[8];
     spec_words(f, w);
     for (int i = 0; i < 8; i++)
-        if (get_u(&s, 4) != w[i]) {
-            why = s.bad ? "truncated" : "a checkpoint of another rule set or field";
-            goto out;
-        }
-    for (int i = 0; i < kw; i++)
-        if (get_u(&s, 8) != root_key[i]) {
-            why = s.bad ? "truncated" : "a checkpoint of an enumeration from another position";
-            goto out;
-        }
-    uint64_t depth = get_u(&s, 4);
-    if (s.bad || depth >= (uint64_t)rowcap) {
-        why = "malformed (bad depth)";
-        goto out;
-    }
-    for (uint64_t d = 0; d <= depth; d++) {
+        if (get_u(s, 4) != w[i]) return s->bad ? "truncated" : "a checkpoint of another rule set or field";
+    for (int i = 0; i < f->nwords + 1; i++)
+        if (get_u(s, 8) != root_key[i])
+            return s->bad ? "truncated" : "a checkpoint of an enumeration from another position";
+    return NULL;
+}
+
+/* The depth d and rows 0 .. d. */
+static const char *read_rows(io *s, pb_enum_row *rows, int rowcap, uint64_t *depth) {
+    *depth = get_u(s, 4);
+    if (s->bad || *depth >= (uint64_t)rowcap) return "malformed (bad depth)";
+    for (uint64_t d = 0; d <= *depth; d++) {
         pb_enum_row *r = &rows[d];
-        if (get_u(&s, 4) != d) {
-            why = "malformed (rows out of order)";
-            goto out;
-        }
-        r->classes_known = (int)get_u(&s, 4);
-        r->positions = get_u(&s, 8);
-        r->classes_lr = get_u(&s, 8);
-        r->classes_full = get_u(&s, 8);
-        get_big(&s, r->sequences);
+        if (get_u(s, 4) != d) return "malformed (rows out of order)";
+        r->classes_known = (int)get_u(s, 4);
+        r->positions = get_u(s, 8);
+        r->classes_lr = get_u(s, 8);
+        r->classes_full = get_u(s, 8);
+        get_big(s, r->sequences);
         mpz_set_ui(r->finished, 0);
         for (int k = 0; k < PB_OUT_COUNT; k++) {
-            get_big(&s, r->outcome[k]);
+            get_big(s, r->outcome[k]);
             mpz_add(r->finished, r->finished, r->outcome[k]);
         }
     }
-    uint64_t n = get_u(&s, 8);
-    if (s.bad || n != rows[depth].positions) {
-        why = "malformed (frontier size)";
-        goto out;
-    }
+    return NULL;
+}
+
+/* The n entries of the frontier into fr; *refused is set if the memory
+ * budget refused one. */
+static const char *read_frontier(io *s, const pb_field *f, uint64_t n, pb_frontier *fr, int *refused) {
+    int kw = f->nwords + 1;
+    const char *why = NULL;
     mpz_t big;
     mpz_init(big);
     uint64_t key[PB_MAX_WORDS + 1];
-    for (uint64_t e = 0; e < n && !s.bad; e++) {
-        for (int j = 0; j < kw; j++) key[j] = get_u(&s, 8);
-        get_big(&s, big);
-        if (s.bad) break;
+    for (uint64_t e = 0; e < n && !s->bad && !why && !*refused; e++) {
+        for (int j = 0; j < kw; j++) key[j] = get_u(s, 8);
+        get_big(s, big);
+        if (s->bad) break;
         if (!key_ok(f, key) || mpz_sgn(big) <= 0) {
             why = "malformed (bad entry)";
             break;
@@ -256,35 +240,46 @@ int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, 
             if (c.small <= fr->small_max) c.big = NULL;
         }
         int added = pb_frontier_add(fr, key, pb_frontier_hash(key, kw), c);
-        if (added < 0) {
-            mpz_clear(big);
-            rc = -2;
-            goto out;
-        }
-        if (added == 0) {
-            why = "malformed (a position twice)";
-            break;
-        }
+        if (added < 0) *refused = 1;
+        else if (added == 0) why = "malformed (a position twice)";
     }
     mpz_clear(big);
-    if (why) goto out;
-    uint64_t sum = s.sum;
-    uint64_t stored = get_u(&s, 8);
-    if (s.bad) {
-        why = "truncated";
-        goto out;
+    return why;
+}
+
+/* The checksum of every byte before it, and nothing after it. */
+static const char *read_trailer(io *s) {
+    uint64_t sum = s->sum;
+    uint64_t stored = get_u(s, 8);
+    if (s->bad) return "truncated";
+    if (stored != sum) return "checksum mismatch (damaged)";
+    if (fgetc(s->fp) != EOF) return "malformed (bytes after the checksum)";
+    return NULL;
+}
+
+int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, pb_enum_row *rows, int rowcap,
+                 pb_frontier *fr, char *err, size_t errlen) {
+    io s = {fopen(path, "rb"), 0xcbf29ce484222325ULL, 0};
+    if (!s.fp) {
+        snprintf(err, errlen, "cannot read the checkpoint %s: %s", path, strerror(errno));
+        return -1;
     }
-    if (stored != sum) {
-        why = "checksum mismatch (damaged)";
-        goto out;
+    setvbuf(s.fp, NULL, _IOFBF, 1 << 20);
+    uint64_t depth = 0;
+    int refused = 0;
+    const char *why = read_header(&s, f, root_key);
+    if (!why) why = read_rows(&s, rows, rowcap, &depth);
+    if (!why) {
+        uint64_t n = get_u(&s, 8);
+        if (s.bad || n != rows[depth].positions) why = "malformed (frontier size)";
+        else why = read_frontier(&s, f, n, fr, &refused);
     }
-    if (fgetc(s.fp) != EOF) {
-        why = "malformed (bytes after the checksum)";
-        goto out;
-    }
-    rc = (int)depth;
-out:
+    if (!why && !refused) why = read_trailer(&s);
     fclose(s.fp);
-    if (rc == -1) snprintf(err, errlen, "bad checkpoint %s: %s", path, why ? why : "truncated");
-    return rc;
+    if (refused) return -2;
+    if (why) {
+        snprintf(err, errlen, "bad checkpoint %s: %s", path, why);
+        return -1;
+    }
+    return (int)depth;
 }

@@ -78,6 +78,8 @@ typedef struct run {
     const pb_enum_dist *dist;   /* NULL: one process */
     thread_acc *acc;
     double t0, tpass, tlast;
+    uint64_t small_max;         /* counts above it are kept in GMP */
+    uint64_t root_key[PB_MAX_WORDS + 1];  /* the root, packed: checkpoints name it */
 } run;
 
 /* The key of the image of key under the left-right mirror (lr) and/or the
@@ -350,8 +352,12 @@ static pb_enum_status fail(pb_enum_result *res, pb_enum_status st, const char *f
     return st;
 }
 
-pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb_enum_options *o,
-                            pb_enum_result *res) {
+/* ---- pb_enumerate: set up, start or resume, the depth loop, teardown -- */
+
+/* Sets up res (rows 0 .. nsegments + 1, all zero) and R (threads, their
+ * counters, the memory budget, the packed root). */
+static void run_open(run *R, const pb_field *f, const pb_position *root, const pb_enum_options *o,
+                     pb_enum_result *res) {
     memset(res, 0, sizeof *res);
     mpz_init(res->games);
     mpz_init(res->positions);
@@ -362,150 +368,182 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
     res->rows = malloc(sizeof(pb_enum_row) * (size_t)res->rowcap);
     for (int d = 0; d < res->rowcap; d++) row_init(&res->rows[d], d);
 
-    run R;
-    memset(&R, 0, sizeof R);
-    R.f = f;
-    R.o = o;
-    R.visit = o->visit;
-    R.dist = o->dist;
+    memset(R, 0, sizeof *R);
+    R->f = f;
+    R->o = o;
+    R->visit = o->visit;
+    R->dist = o->dist;
     /* A process's rows hold only its own share until they are summed, so
      * a checkpoint of them would be wrong. */
     assert(!o->dist || (!o->checkpoint && !o->resume));
-    R.kw = f->nwords + 1;
-    R.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    R.mem.budget = o->memory;
-    R.t0 = omp_get_wtime();
-    R.acc = calloc((size_t)R.threads, sizeof(thread_acc));
-    for (int t = 0; t < R.threads; t++) {
-        mpz_init(R.acc[t].seq);
-        mpz_init(R.acc[t].mult);
-        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R.acc[t].out[k]);
+    R->kw = f->nwords + 1;
+    R->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    R->mem.budget = o->memory;
+    R->t0 = omp_get_wtime();
+    R->acc = calloc((size_t)R->threads, sizeof(thread_acc));
+    for (int t = 0; t < R->threads; t++) {
+        mpz_init(R->acc[t].seq);
+        mpz_init(R->acc[t].mult);
+        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R->acc[t].out[k]);
     }
-    uint64_t small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
-    uint64_t root_key[PB_MAX_WORDS + 1];
-    pb_position_pack(f, root, root_key);
-    pb_enum_status st = PB_ENUM_OK;
-    char err[400];
-    int started = 0;
+    R->small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
+    pb_position_pack(f, root, R->root_key);
+}
 
-    R.cur = pb_frontier_new(R.kw, small_max, &R.mem);
-    if (!R.cur) {
-        st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
-        goto done;
-    }
-    if (o->resume) {
-        int d = pb_ckpt_read(o->checkpoint ? o->checkpoint : "", f, root_key, res->rows, res->rowcap, R.cur, err,
-                             sizeof err);
-        if (d == -2) {
-            st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is exceeded while loading the checkpoint %s",
-                      o->memory, o->checkpoint);
-            goto done;
+/* A fresh start: F(0) = {root} (or no position at all if the root is
+ * already over), row 0, and the checkpoint of depth 0. */
+static pb_enum_status start(run *R, const pb_position *root, pb_enum_result *res) {
+    const pb_field *f = R->f;
+    const pb_enum_options *o = R->o;
+    pb_enum_row *r0 = &res->rows[0];
+    mpz_set_ui(r0->sequences, 1);
+    pb_position p = *root;
+    if (stuck(f, &p)) {
+        /* The game is over before any turn: a finished game of depth 0. */
+        mpz_set_ui(r0->outcome[PB_OUT_KICK_DRAW], 1);
+        mpz_set_ui(r0->finished, 1);
+        if (R->visit && R->visit->finish) {
+            mpz_t one;
+            mpz_init_set_ui(one, 1);
+            pb_route none = {&root->ball, 1, root->to_move ^ 1, 1, PB_END_NO_KICK, PB_NOBODY};
+            R->visit->finish(R->visit->ctx, 0, f, root, root, &none, PB_OUT_KICK_DRAW, 0, one);
+            mpz_clear(one);
         }
-        if (d < 0) {
-            st = fail(res, PB_ENUM_BAD_CHECKPOINT, "%s", err);
-            goto done;
-        }
-        if (o->max_depth >= 0 && d > o->max_depth) {
-            st = fail(res, PB_ENUM_BAD_CHECKPOINT, "the checkpoint %s is at depth %d, beyond the depth asked for",
-                      o->checkpoint, d);
-            goto done;
-        }
-        R.depth = d;
-        res->resumed_from = d;
     } else {
-        pb_enum_row *r0 = &res->rows[0];
-        mpz_set_ui(r0->sequences, 1);
-        pb_position p = *root;
-        if (stuck(f, &p)) {
-            /* The game is over before any turn: a finished game of depth 0. */
-            mpz_set_ui(r0->outcome[PB_OUT_KICK_DRAW], 1);
-            mpz_set_ui(r0->finished, 1);
-            if (R.visit && R.visit->finish) {
-                mpz_t one;
-                mpz_init_set_ui(one, 1);
-                pb_route none = {&root->ball, 1, root->to_move ^ 1, 1, PB_END_NO_KICK, PB_NOBODY};
-                R.visit->finish(R.visit->ctx, 0, f, root, root, &none, PB_OUT_KICK_DRAW, 0, one);
-                mpz_clear(one);
-            }
-        } else {
-            uint64_t refused = (!R.dist || pb_enum_owner(f, root_key, R.dist->nranks) == R.dist->rank) &&
-                               pb_frontier_add(R.cur, root_key, pb_frontier_hash(root_key, R.kw), (pb_fcount){1, NULL}) < 0;
-            if (R.dist) R.dist->sum_u64(R.dist->ctx, &refused, 1);   /* all stop, or none */
-            if (refused) {
-                st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
-                goto done;
-            }
-        }
-        res->rows[0].positions = global_size(&R, R.cur);
-        if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, root_key, 0, res->rows, R.cur, err, sizeof err)) {
-            st = fail(res, PB_ENUM_IO, "%s", err);
-            goto done;
-        }
+        uint64_t refused = (!R->dist || pb_enum_owner(f, R->root_key, R->dist->nranks) == R->dist->rank) &&
+                           pb_frontier_add(R->cur, R->root_key, pb_frontier_hash(R->root_key, R->kw),
+                                           (pb_fcount){1, NULL}) < 0;
+        if (R->dist) R->dist->sum_u64(R->dist->ctx, &refused, 1);   /* all stop, or none */
+        if (refused)
+            return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
     }
-    res->last_depth = R.depth;
-    started = 1;
+    r0->positions = global_size(R, R->cur);
+    char err[400];
+    if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, R->root_key, 0, res->rows, R->cur, err, sizeof err))
+        return fail(res, PB_ENUM_IO, "%s", err);
+    return PB_ENUM_OK;
+}
 
+/* A resumed start: F(d) and rows 0 .. d from the checkpoint. */
+static pb_enum_status resume(run *R, pb_enum_result *res) {
+    const pb_enum_options *o = R->o;
+    char err[400];
+    int d = pb_ckpt_read(o->checkpoint ? o->checkpoint : "", R->f, R->root_key, res->rows, res->rowcap, R->cur, err,
+                         sizeof err);
+    if (d == -2)
+        return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is exceeded while loading the checkpoint %s",
+                    o->memory, o->checkpoint);
+    if (d < 0) return fail(res, PB_ENUM_BAD_CHECKPOINT, "%s", err);
+    if (o->max_depth >= 0 && d > o->max_depth)
+        return fail(res, PB_ENUM_BAD_CHECKPOINT, "the checkpoint %s is at depth %d, beyond the depth asked for",
+                    o->checkpoint, d);
+    R->depth = d;
+    res->resumed_from = d;
+    return PB_ENUM_OK;
+}
+
+/* The pass over F(d) that (if expand) builds F(d+1) into R->next.  Returns
+ * the stop reason agreed by all processes, STOP_NONE if the pass finished. */
+static int build_next(run *R, int expand) {
+    if (expand) {
+        R->next = pb_frontier_new(R->kw, R->small_max, &R->mem);
+        if (!R->next) atomic_store(&R->stop, STOP_MEMORY);
+    }
+    if (!atomic_load(&R->stop)) pass(R, expand);
+    int stop = atomic_load(&R->stop);
+    if (R->dist) stop = R->dist->exchange(R->dist->ctx, &R->next, stop);
+    return stop;
+}
+
+/* A pass that stopped: F(d+1) and the rows beyond d are dropped, so res
+ * holds the depths finished before. */
+static pb_enum_status abandon(run *R, pb_enum_result *res, int stop) {
+    pb_frontier_free(R->next);
+    R->next = NULL;
+    for (int d = R->depth + 1; d < res->rowcap; d++) {
+        row_clear(&res->rows[d]);
+        row_init(&res->rows[d], d);
+    }
+    if (stop == STOP_MEMORY)
+        return fail(res, PB_ENUM_MEMORY,
+                    "memory budget of %lld bytes exceeded while building depth %d; the last finished depth is %d",
+                    R->o->memory, R->depth + 1, R->depth);
+    return fail(res, PB_ENUM_STOPPED, "a visitor stopped the enumeration at depth %d", R->depth);
+}
+
+/* F(d+1) becomes the current frontier: its row, its checkpoint, a
+ * progress line. */
+static pb_enum_status advance(run *R, pb_enum_result *res) {
+    const pb_enum_options *o = R->o;
+    R->expanded = res->rows[R->depth].positions;
+    pb_frontier_free(R->cur);
+    R->cur = R->next;
+    R->next = NULL;
+    R->depth++;
+    res->rows[R->depth].positions = R->positions = global_size(R, R->cur);
+    char err[400];
+    if (o->checkpoint && pb_ckpt_write(o->checkpoint, R->f, R->root_key, R->depth, res->rows, R->cur, err, sizeof err))
+        return fail(res, PB_ENUM_IO, "%s", err);
+    res->last_depth = R->depth;
+    report(R, 1);
+    return PB_ENUM_OK;
+}
+
+/* One depth after another, until the frontier is empty, max_depth is
+ * reached, or a pass stops. */
+static pb_enum_status depth_loop(run *R, pb_enum_result *res) {
+    const pb_enum_options *o = R->o;
     for (;;) {
-        pb_enum_row *rd = &res->rows[R.depth];
-        rd->positions = global_size(&R, R.cur);
-        int expand = rd->positions > 0 && (o->max_depth < 0 || R.depth < o->max_depth);
-        assert(!expand || R.depth + 1 < res->rowcap);
-        if (expand) {
-            R.next = pb_frontier_new(R.kw, small_max, &R.mem);
-            if (!R.next) atomic_store(&R.stop, STOP_MEMORY);
-        }
-        if (!atomic_load(&R.stop)) pass(&R, expand);
-        int stop = atomic_load(&R.stop);
-        if (R.dist) stop = R.dist->exchange(R.dist->ctx, &R.next, stop);
-        if (stop) {
-            pb_frontier_free(R.next);
-            R.next = NULL;
-            for (int d = R.depth + 1; d < res->rowcap; d++) {
-                row_clear(&res->rows[d]);
-                row_init(&res->rows[d], d);
-            }
-            if (stop == STOP_MEMORY)
-                st = fail(res, PB_ENUM_MEMORY,
-                          "memory budget of %lld bytes exceeded while building depth %d; the last finished depth is %d",
-                          o->memory, R.depth + 1, R.depth);
-            else st = fail(res, PB_ENUM_STOPPED, "a visitor stopped the enumeration at depth %d", R.depth);
-            break;
-        }
-        merge(&R, rd, expand ? &res->rows[R.depth + 1] : NULL);
+        pb_enum_row *rd = &res->rows[R->depth];
+        rd->positions = global_size(R, R->cur);
+        int expand = rd->positions > 0 && (o->max_depth < 0 || R->depth < o->max_depth);
+        assert(!expand || R->depth + 1 < res->rowcap);
+        int stop = build_next(R, expand);
+        if (stop) return abandon(R, res, stop);
+        merge(R, rd, expand ? &res->rows[R->depth + 1] : NULL);
         if (!expand) {
             res->complete = rd->positions == 0;
-            break;
+            return PB_ENUM_OK;
         }
-        R.expanded = rd->positions;
-        pb_frontier_free(R.cur);
-        R.cur = R.next;
-        R.next = NULL;
-        R.depth++;
-        res->rows[R.depth].positions = R.positions = global_size(&R, R.cur);
-        if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, root_key, R.depth, res->rows, R.cur, err, sizeof err)) {
-            st = fail(res, PB_ENUM_IO, "%s", err);
-            break;
-        }
-        res->last_depth = R.depth;
-        report(&R, 1);
+        pb_enum_status st = advance(R, res);
+        if (st != PB_ENUM_OK) return st;
     }
-    if (st == PB_ENUM_OK && res->complete && o->checkpoint && !o->keep_checkpoint) remove(o->checkpoint);
+}
 
-done:
-    res->nrows = started ? R.depth + 1 : 0;
+/* The totals over the finished rows (none if the run never started), the
+ * time and memory used; frees the frontiers and the counters. */
+static void run_close(run *R, pb_enum_result *res, int started) {
+    res->nrows = started ? R->depth + 1 : 0;
     for (int d = 0; d < res->nrows; d++) {
         mpz_add(res->games, res->games, res->rows[d].finished);
         mpz_add_ui(res->positions, res->positions, res->rows[d].positions);
     }
-    res->peak_memory = atomic_load(&R.mem.peak);
-    res->seconds = omp_get_wtime() - R.t0;
-    pb_frontier_free(R.cur);
-    pb_frontier_free(R.next);
-    for (int t = 0; t < R.threads; t++) {
-        mpz_clear(R.acc[t].seq);
-        mpz_clear(R.acc[t].mult);
-        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_clear(R.acc[t].out[k]);
+    res->peak_memory = atomic_load(&R->mem.peak);
+    res->seconds = omp_get_wtime() - R->t0;
+    pb_frontier_free(R->cur);
+    pb_frontier_free(R->next);
+    for (int t = 0; t < R->threads; t++) {
+        mpz_clear(R->acc[t].seq);
+        mpz_clear(R->acc[t].mult);
+        for (int k = 0; k < PB_OUT_COUNT; k++) mpz_clear(R->acc[t].out[k]);
     }
-    free(R.acc);
+    free(R->acc);
+}
+
+pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb_enum_options *o,
+                            pb_enum_result *res) {
+    run R;
+    run_open(&R, f, root, o, res);
+    pb_enum_status st;
+    R.cur = pb_frontier_new(R.kw, R.small_max, &R.mem);
+    if (!R.cur) st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
+    else st = o->resume ? resume(&R, res) : start(&R, root, res);
+    int started = st == PB_ENUM_OK;
+    if (started) {
+        res->last_depth = R.depth;
+        st = depth_loop(&R, res);
+    }
+    if (st == PB_ENUM_OK && res->complete && o->checkpoint && !o->keep_checkpoint) remove(o->checkpoint);
+    run_close(&R, res, started);
     return st;
 }

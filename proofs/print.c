@@ -1,6 +1,7 @@
 /* print.c - a claim's result as text for people or as JSON. */
 #include <string.h>
 
+#include "../solver/json.h"
 #include "proofs.h"
 
 static void spec_desc(const pb_field_spec *s, char *buf, size_t len) {
@@ -49,34 +50,22 @@ void pb_proofs_print(FILE *out, const pb_proofs_result *res) {
     fprintf(out, "summary    %s\n", res->summary);
 }
 
-static void json_str(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c == '\n') fputs("\\n", out);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 void pb_proofs_print_json(FILE *out, const pb_proofs_result *res) {
     fprintf(out, "{\"claim\": ");
-    json_str(out, res->claim);
+    pb_json_string(out, res->claim);
     fprintf(out, ", \"statement\": ");
-    json_str(out, res->statement);
+    pb_json_string(out, res->statement);
     fprintf(out, ", \"method\": ");
-    json_str(out, res->method);
+    pb_json_string(out, res->method);
     fprintf(out, ", \"verdict\": ");
-    json_str(out, pb_verdict_name(res->verdict));
+    pb_json_string(out, pb_verdict_name(res->verdict));
     fprintf(out, ", \"fields\": [");
     for (int i = 0; i < res->nfields; i++) {
         const pb_proofs_field *pf = &res->fields[i];
         char d[40];
         spec_desc(&pf->spec, d, sizeof d);
         fprintf(out, "%s{\"field\": ", i ? ", " : "");
-        json_str(out, d);
+        pb_json_string(out, d);
         fprintf(out,
                 ", \"complete\": %s, \"failed\": %s, \"seconds\": %.3f", pf->complete ? "true" : "false",
                 pf->failed ? "true" : "false", pf->seconds);
@@ -94,20 +83,20 @@ void pb_proofs_print_json(FILE *out, const pb_proofs_result *res) {
         if (!pf->stepwalk && !pf->turnwalk)
             fprintf(out, ", \"count\": %llu", (unsigned long long)(pf->positions ? pf->positions : pf->routes));
         fprintf(out, ", \"games_overflow\": %s, \"note\": ", pf->games_overflow ? "true" : "false");
-        json_str(out, pf->note);
+        pb_json_string(out, pf->note);
         fputc('}', out);
     }
     fprintf(out, "], \"summary\": ");
-    json_str(out, res->summary);
+    pb_json_string(out, res->summary);
     if (res->has_cx) {
         char d[40];
         spec_desc(&res->cx_spec, d, sizeof d);
         fprintf(out, ", \"counterexample\": {\"field\": ");
-        json_str(out, d);
+        pb_json_string(out, d);
         fprintf(out, ", \"what\": ");
-        json_str(out, res->cx_what);
+        pb_json_string(out, res->cx_what);
         fprintf(out, ", \"record\": ");
-        json_str(out, res->cx_record ? res->cx_record : "");
+        pb_json_string(out, res->cx_record ? res->cx_record : "");
         fprintf(out, ", \"from_start\": %s}", res->cx_from_start ? "true" : "false");
     }
     fprintf(out, "}\n");

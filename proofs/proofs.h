@@ -94,7 +94,15 @@ typedef struct pb_proofs_opts {
     int turn_walk;                /* 1: also run the turn-level walk on every field; -1: never */
 } pb_proofs_opts;
 
-typedef int (*pb_proofs_checker)(const pb_proofs_opts *o, pb_proofs_result *res);
+/* What a checker found; pb_proofs_run turns it into the verdict. */
+typedef enum {
+    PB_CHECK_HOLDS = 0,     /* no violation, and some field was checked exhaustively */
+    PB_CHECK_FAILS,         /* a violation: res holds the counterexample */
+    PB_CHECK_BAD_FIELD,     /* a field could not be built: res->summary says why */
+    PB_CHECK_OPEN           /* no violation, but no field was checked exhaustively */
+} pb_check_outcome;
+
+typedef pb_check_outcome (*pb_proofs_checker)(const pb_proofs_opts *o, pb_proofs_result *res);
 
 typedef struct pb_proofs_claim {
     const char *name;

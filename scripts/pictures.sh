@@ -16,7 +16,7 @@ mkdir -p "$out"
 # picture NAME [show options...]: NAME.svg and NAME.png
 picture() {
     local name=$1; shift
-    "$PB" show --quiet --svg "$out/$name.svg.tmp" "$@" >/dev/null 2>&1
+    "$PB" show --no-diagram --quiet --svg "$out/$name.svg.tmp" "$@" >/dev/null 2>&1
     mv "$out/$name.svg.tmp" "$out/$name.svg"
     rsvg-convert "$out/$name.svg" -o "$out/$name.png.tmp"
     mv "$out/$name.png.tmp" "$out/$name.png"

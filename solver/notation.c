@@ -302,9 +302,7 @@ static int route_ahead(const char *s) {
 int pb_record_parse(const pb_field *f, const char *text, pb_game *g, char *err, size_t errlen) {
     assert(f && text && g && err && errlen > 0);
     pb_game_init(g, f, PB_TOP);
-    /* A route without a kick draws a new segment each step; a kick chain
-     * draws at least one per kick of six steps. */
-    int cap = (f->spec.rules == PB_RULES_TRIPLE ? 6 : 1) * f->nsegments + 1;
+    int cap = pb_route_max(f);
     parser ps = {f, text, g, malloc(sizeof(int16_t) * (size_t)cap), cap, err, errlen};
     int ended = 0, rc = 0, items = 0;
     char q[QUOTE_BUF];

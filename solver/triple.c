@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ruleset.h"
+
 static const char *dir_names[8] = {"E", "NE", "N", "NW", "W", "SW", "S", "SE"};
 
 /* Why a step of a normal move or a kick is refused. */
@@ -435,3 +437,7 @@ int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int 
     }
     return rc;
 }
+
+static int triple_max_route(const pb_field *f) { return pb_triple_max_route(f); }
+
+const pb_ruleset pb_triple_rules = {pb_triple_foreach, pb_triple_play, triple_max_route};

@@ -1,14 +1,21 @@
 /* triple.h - the triple rule set's extras beyond turn.h (RULES.md section 3).
  *
- * turn.h declares the two entry points every caller uses (pb_triple_foreach,
- * pb_triple_play).  This header adds the small queries the counting code
- * needs to tell a finished triple position from a live one without listing
- * every ply, and the kick reflection used by the tests.
+ * Callers go through turn.h (pb_routes_foreach, pb_route_play), which
+ * reaches this rule set by its pb_ruleset, pb_triple_rules.  This header
+ * names the two functions behind it for the tests, and adds the small
+ * queries the counting code needs to tell a finished triple position from
+ * a live one without listing every ply, and the kick reflection.
  */
 #ifndef PB_TRIPLE_H
 #define PB_TRIPLE_H
 
 #include "turn.h"
+
+/* The plies from p, and playing one: pb_routes_foreach and pb_route_play
+ * for the triple rules. */
+long pb_triple_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx);
+int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
+                   pb_route *info, char *err, size_t errlen);
 
 /* Longest route a kick chain can produce on field f: every kick draws at
  * least one new segment and takes at most six steps. */

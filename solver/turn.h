@@ -50,9 +50,7 @@ int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int l
 /* Writes "d6-e7-f8" (a kick chain is written with a leading '*'). */
 char *pb_route_format(const pb_field *f, const int16_t *nodes, int len, int kick, char *buf, size_t buflen);
 
-/* The triple rule set (solver/triple.c). */
-long pb_triple_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx);
-int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
-                   pb_route *info, char *err, size_t errlen);
+/* The most nodes a route can have on f (for sizing a node buffer). */
+int pb_route_max(const pb_field *f);
 
 #endif

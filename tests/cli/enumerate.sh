@@ -81,10 +81,10 @@ else
     fail "no checkpoint after the kill"
 fi
 
-# The memory budget: a clean stop, exit 1, naming the last finished depth.
+# The memory budget: a clean stop, exit 4, naming the last finished depth.
 run --field 2,4,4 --depth 5 --memory 1M --quiet > /dev/null 2> mem.txt
 rc=$?
-[ $rc -eq 1 ] || fail "memory budget: exit $rc, expected 1"
+[ $rc -eq 4 ] || fail "memory budget: exit $rc, expected 4"
 grep -q 'last finished depth is [0-9]' mem.txt || fail "memory budget: message '$(cat mem.txt)'"
 [ "$(wc -l < mem.txt)" -eq 1 ] || fail "memory budget: more than one line on stderr"
 

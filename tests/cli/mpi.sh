@@ -15,7 +15,7 @@ W=$(mktemp -d mpi-cli.XXXXXX)
 cd "$W" || exit 1
 
 # A build without MPI refuses --mpi with one line and status 2.
-"$P" info --field 2,2,2 --mpi > out.txt 2> err.txt
+"$P" enumerate --field 2,2,2 --depth 1 --quiet --mpi > out.txt 2> err.txt
 rc=$?
 if [ $rc -ne 0 ]; then
     [ $rc -eq 2 ] && grep -q 'built without MPI' err.txt && [ "$(wc -l < err.txt)" -eq 1 ] \
@@ -65,7 +65,7 @@ grep -q 'on 3 MPI processes' prog.err || fail "no 'on 3 MPI processes' in the la
 # The memory budget is per process; a stop names the last finished depth, on every process.
 mpi 3 enumerate --mpi --field 2,4,4 --depth 5 --memory 1M --quiet --threads 1 > /dev/null 2> mem.err
 rc=$?
-[ $rc -eq 1 ] || fail "--memory stop under MPI: status $rc"
+[ $rc -eq 4 ] || fail "--memory stop under MPI: status $rc"
 grep -q 'the last finished depth is 3' mem.err || fail "--memory stop: $(grep paperball: mem.err)"
 [ "$(grep -c '^paperball:' mem.err)" -eq 1 ] || fail "--memory stop: not one line"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # prove.sh - `paperball prove`: output per claim, exit statuses (0 holds,
-# 1 a claim fails, 2 bad input), counterexample SVGs, JSON.
+# 6 a claim fails, 2 bad input), counterexample SVGs, JSON.
 # Usage: bash prove.sh /path/to/paperball   (run from a scratch directory)
 pb="$1"
 fail=0
@@ -34,7 +34,7 @@ grep -q 'holds' out.txt || err "first-moves: not holding"
 
 # The book's last-move claim fails on (2;2;2): a counterexample record and its SVG.
 mkdir -p cx
-expect_status 1 "last-move-red on (2;2;2)" "$pb" prove --claim last-move-red --field 2,2,2 --out cx
+expect_status 6 "last-move-red on (2;2;2)" "$pb" prove --claim last-move-red --field 2,2,2 --out cx
 grep -q '^verdict    FAILS' out.txt || err "last-move-red: no FAILS verdict"
 grep -q '^record .*b3-' out.txt || err "last-move-red: no game record from the centre b3"
 [ -s cx/counterexample-last-move-red.svg ] || err "last-move-red: no SVG written"

@@ -75,17 +75,17 @@ if command -v rsvg-convert >/dev/null; then
     rsvg-convert pic.svg -o pic.png 2>err.txt || fail "rsvg-convert failed: $(head -c 300 err.txt)"
     [ -s pic.png ] || fail "rsvg-convert wrote no PNG"
 fi
-expect 0 "$PB" show --quiet --svg cont.svg --continuation 2 --title 'A & B' --record "$rec"
-[ "$(wc -l <out.txt)" -eq 1 ] || fail "--quiet prints more than the result line"
+expect 0 "$PB" show --no-diagram --quiet --svg cont.svg --continuation 2 --title 'A & B' --record "$rec"
+[ "$(wc -l <out.txt)" -eq 1 ] || fail "--no-diagram prints more than the result line"
 [ "$(grep -c '<line class="seg[^"]* cont"' cont.svg)" -eq 3 ] || fail "--continuation 2: wanted 3 continued segments (e8-d7, d7-d6-c5)"
 grep -q 'A &amp; B' cont.svg || fail "title not escaped"
 expect 0 "$PB" show --rules hockey --svg hockey.svg
 grep -q 'class="goal-line top"' hockey.svg || fail "hockey SVG has no goal line"
 
 # Errors.
-expect 1 "$PB" show --svg /nonexistent-dir/x.svg
+expect 5 "$PB" show --svg /nonexistent-dir/x.svg
 [ "$(wc -l <err.txt)" -eq 1 ] || fail "unwritable SVG: not a one-line error"
-grep -q '^paperball: cannot write SVG' err.txt || fail "unwritable SVG: message"
+grep -q '^paperball: cannot write' err.txt || fail "unwritable SVG: message"
 expect 2 "$PB" show --record 'd6-e7 e7-e7'
 [ "$(wc -l <err.txt)" -eq 1 ] || fail "bad record: not a one-line error"
 expect 2 "$PB" show --record 'zz9'

@@ -68,9 +68,9 @@ check "help" 0 "$(status "$pb" solve --help)"
 e=$("$pb" solve --hash 12Q 2>&1)
 contains "one-line error" "paperball: bad size '12Q' for --hash" "$e"
 
-# A time limit stops a big search: exit 1, and what is proven is printed.
+# A time limit stops a big search: exit 3, and what is proven is printed.
 out=$("$pb" solve --field 2,8,10 --time-limit 0.5 --quiet 2>err.txt); st=$?
-check "time limit exit" 1 "$st"
+check "time limit exit" 3 "$st"
 contains "time limit report" "first turns" "$out"
 contains "time limit message" "stopped by the time limit" "$(cat err.txt)"
 
@@ -80,7 +80,7 @@ pid=$!
 sleep 1
 kill -INT $pid
 wait $pid; st=$?
-check "Ctrl-C exit" 1 "$st"
+check "Ctrl-C exit" 3 "$st"
 contains "Ctrl-C report" "first turns" "$(cat int.txt)"
 contains "Ctrl-C message" "stopped by Ctrl-C" "$(cat interr.txt)"
 

@@ -1,25 +1,26 @@
 // browser.js - drives headless chromium through its DevTools pipe (no npm
 // packages): loads a page, presses keys, reads the DOM, takes a screenshot.
 //
-// usage: node browser.js CHROMIUM PAGE.html SCRIPT.json SHOT.png
-// SCRIPT.json is a list of actions, run in order:
+// usage: node browser.js CHROMIUM SHOT.png PAGE.html SCRIPT.json [PAGE SCRIPT]...
+// Each page is loaded in turn (one browser start for all) and its script
+// run; SHOT.png is the screenshot of the first page at the end of its
+// script.  A SCRIPT.json is a list of actions, run in order:
 //   {"key": "ArrowRight", "shift": false}       press and release a key
 //   {"eval": "JS expression", "name": "label"}  evaluate in the page; the
 //                                               value is printed as
 //                                               "label<TAB>JSON" on stdout
-// Exit 0, or 1 with a one-line reason on stderr.  Gives up after 25 s.
+// Exit 0, or 1 with a one-line reason on stderr.  Gives up after 60 s.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const [chrome, page, scriptFile, shot] = process.argv.slice(2);
-if (!shot) {
-  console.error('usage: node browser.js CHROMIUM PAGE.html SCRIPT.json SHOT.png');
+const [chrome, shot, ...pairs] = process.argv.slice(2);
+if (!pairs.length || pairs.length % 2) {
+  console.error('usage: node browser.js CHROMIUM SHOT.png PAGE.html SCRIPT.json [PAGE SCRIPT]...');
   process.exit(2);
 }
-const actions = JSON.parse(fs.readFileSync(scriptFile, 'utf8'));
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pb-browser-'));
 const proc = spawn(chrome, [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run',
@@ -38,7 +39,7 @@ function die(why) {
   cleanup();
   process.exit(1);
 }
-const timer = setTimeout(() => die('timed out'), 25000);
+const timer = setTimeout(() => die('timed out'), 60000);
 proc.on('error', (e) => die('cannot start ' + chrome + ': ' + e.message));
 
 // The pipe speaks JSON messages ended by a NUL byte.
@@ -84,23 +85,28 @@ const keyCodes = { ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, Ho
   const s = (m, p) => send(m, p, sessionId);
   await s('Page.enable');
   await s('Runtime.enable');
-  const loaded = event('Page.loadEventFired');
-  await s('Page.navigate', { url: 'file://' + path.resolve(page) });
-  await loaded;
-  for (const a of actions) {
-    if (a.key) {
-      const k = { key: a.key, code: a.key, windowsVirtualKeyCode: keyCodes[a.key] || 0, modifiers: a.shift ? 8 : 0 };
-      await s('Input.dispatchKeyEvent', Object.assign({ type: 'rawKeyDown' }, k));
-      await s('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp' }, k));
-    } else if (a.eval) {
-      const r = await s('Runtime.evaluate', { expression: a.eval, returnByValue: true });
-      if (r.exceptionDetails) die('page script error in ' + a.name + ': ' + r.exceptionDetails.text);
-      console.log(a.name + '\t' + JSON.stringify(r.result.value));
+  for (let p = 0; p < pairs.length; p += 2) {
+    const actions = JSON.parse(fs.readFileSync(pairs[p + 1], 'utf8'));
+    const loaded = event('Page.loadEventFired');
+    await s('Page.navigate', { url: 'file://' + path.resolve(pairs[p]) });
+    await loaded;
+    for (const a of actions) {
+      if (a.key) {
+        const k = { key: a.key, code: a.key, windowsVirtualKeyCode: keyCodes[a.key] || 0, modifiers: a.shift ? 8 : 0 };
+        await s('Input.dispatchKeyEvent', Object.assign({ type: 'rawKeyDown' }, k));
+        await s('Input.dispatchKeyEvent', Object.assign({ type: 'keyUp' }, k));
+      } else if (a.eval) {
+        const r = await s('Runtime.evaluate', { expression: a.eval, returnByValue: true });
+        if (r.exceptionDetails) die('page script error in ' + a.name + ': ' + r.exceptionDetails.text);
+        console.log(a.name + '\t' + JSON.stringify(r.result.value));
+      }
+    }
+    if (errors.length) die(pairs[p] + ' threw: ' + errors[0].split('\n')[0]);
+    if (p === 0) {
+      const shotData = await s('Page.captureScreenshot', { format: 'png' });
+      fs.writeFileSync(shot, Buffer.from(shotData.data, 'base64'));
     }
   }
-  if (errors.length) die('the page threw: ' + errors[0].split('\n')[0]);
-  const shotData = await s('Page.captureScreenshot', { format: 'png' });
-  fs.writeFileSync(shot, Buffer.from(shotData.data, 'base64'));
   await send('Browser.close').catch(() => {});
   clearTimeout(timer);
   cleanup();
