@@ -27,7 +27,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "process (all threads), *speed-up* is the 1-thread wall time over the 2-thread"
   echo "wall time. The run fails if a value differs between thread counts."
   echo
-  echo "Targets of issue 4: at least 5 million nodes per second per core; book (2;4;4)"
+  echo "The project's targets: at least 5 million nodes per second per core; book (2;4;4)"
   echo "solved in under a second; a 2-thread speed-up of at least 1.6x on the larger"
   echo "positions. The speed-up needs two idle cores: with a load average above 2 (other"
   echo "jobs running) the second thread gets no core of its own, and the speed-up column"

@@ -17,7 +17,7 @@ table=$("$pb" bench)
   echo
   echo "A step is one call of \`pb_step\` (draw a segment, move the ball, classify"
   echo "the arrival) in a depth-first perft over whole turns, undone with \`pb_unstep\`."
-  echo "The rate is per CPU second of the one thread doing the work (the issue's"
+  echo "The rate is per CPU second of the one thread doing the work (the project's"
   echo "target: at least 50 million steps per second on one core)."
   echo
   echo '```'

@@ -6,7 +6,7 @@
 # time of each row.
 #
 # usage: scripts/enumeration_tables.sh [-t SECONDS] [-T SECONDS] [-j THREADS] [-m MEMORY] [-b PAPERBALL] [-o DIR]
-#   -t  time limit per field (default 120; the issue's figure is one hour,
+#   -t  time limit per field (default 120; the project's target is one hour,
 #       a shared 2-core machine gets a smaller one: the table says which)
 #   -T  time budget for the whole script (default 3600): fields not tried
 #       by then are listed as not tried
@@ -158,7 +158,7 @@ ELAPSED=$(($(date +%s) - START))
     echo
     echo "Each row is one \`paperball enumerate\` run from the start (Top first) with no"
     echo "depth limit: every game is played to its end.  **Time limit: $LIMIT s per field**"
-    echo "(the issue asks for one hour; the machine is 2 shared cores, so a smaller limit"
+    echo "(the project's target is one hour; the machine is 2 shared cores, so a smaller limit"
     echo "is used, and times are wall-clock on a loaded machine).  Fields are tried"
     echo "smallest first; a field is skipped once a field no larger in G, W and L has"
     echo "exceeded the limit.  Columns: *depth* = the longest game in turns; *positions* ="
