@@ -173,6 +173,11 @@ ELAPSED=$(($(date +%s) - START))
     echo "| rules | field | status | depth | positions | games | Top wins | Bottom wins | draws | seconds | command |"
     echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
     cat "$ROWS"
+    echo
+    echo "How the game tree grows with depth (positions and games per depth, log scale;"
+    echo "\`results/depths.csv\`, drawn by \`scripts/plots.sh\`, results/plots.md):"
+    echo
+    echo "![game-tree growth per depth](img/enumeration-growth.svg)"
 } > "$OUT/enumeration.md"
 rm -rf "$WORK"
 echo "enumeration_tables: wrote $OUT/enumeration.md and $CSV ($ELAPSED s)" >&2
