@@ -111,6 +111,20 @@ def solved_maps(rows):
         write(f"solved-map-{slug(v)}.svg", out)
 
 
+def key(out, x, y, mark, label):
+    """A legend entry right of a plot: a mark (SVG, drawn at x..x+22 on line
+    y-4) and its label."""
+    out.append(mark + f'<text x="{x + 28}" y="{y}" font-size="12">{escape(label)}</text>')
+
+
+def line_mark(x, y, col, dash=""):
+    return f'<path d="M{x} {y - 4}h22" stroke="{col}" stroke-width="2"{dash}/>'
+
+
+def dot_mark(x, y, col, fill):
+    return f'<circle cx="{x + 8}" cy="{y - 4}" r="4" fill="{fill}" stroke="{col}" stroke-width="1.5"/>'
+
+
 def log_axis(out, x0, y0, w, h, lo, hi, label):
     """A log-scale y axis from 10^lo to 10^hi; returns the mapping."""
     def ymap(v):
@@ -152,13 +166,10 @@ def growth(depths):
                 out.append(f'<path class="{c}" d="{d}" fill="none" stroke="{col}" stroke-width="2"{dash}/>')
                 out += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{col}"/>' for x, y in pts]
         ly = y0 + 14 + n * 18
-        out.append(f'<path d="M{x0 + w + 14} {ly - 4}h22" stroke="{col}" stroke-width="2"/>'
-                   f'<text x="{x0 + w + 42}" y="{ly}" font-size="12">{escape(rules)} {field}</text>')
-    ly = y0 + 24 + len(fields) * 18
-    out.append(f'<path d="M{x0 + w + 14} {ly - 4}h22" stroke="#444" stroke-width="2"/>'
-               f'<text x="{x0 + w + 42}" y="{ly}" font-size="12">positions</text>')
-    out.append(f'<path d="M{x0 + w + 14} {ly + 14}h22" stroke="#444" stroke-width="2" stroke-dasharray="6 4"/>'
-               f'<text x="{x0 + w + 42}" y="{ly + 18}" font-size="12">games</text>')
+        key(out, x0 + w + 14, ly, line_mark(x0 + w + 14, ly, col), f"{rules} {field}")
+    lx, ly = x0 + w + 14, y0 + 24 + len(fields) * 18
+    key(out, lx, ly, line_mark(lx, ly, "#444"), "positions")
+    key(out, lx, ly + 18, line_mark(lx, ly + 18, "#444", ' stroke-dasharray="6 4"'), "games")
     write("enumeration-growth.svg", out)
 
 
@@ -191,11 +202,9 @@ def solve_time(rows):
             out.append(f'<circle cx="{xmap(a):.1f}" cy="{ymap(s):.1f}" r="3.5" fill="{fill}" stroke="{col}" '
                        f'stroke-width="1.5"><title>{escape(rules)} {field}: {s} s</title></circle>')
         ly = y0 + 14 + n * 18
-        out.append(f'<circle cx="{x0 + w + 22}" cy="{ly - 4}" r="4" fill="{col}"/>'
-                   f'<text x="{x0 + w + 34}" y="{ly}" font-size="12">{escape(v)}</text>')
-    ly = y0 + 24 + len(variants) * 18
-    out.append(f'<circle cx="{x0 + w + 22}" cy="{ly - 4}" r="4" fill="#fff" stroke="#444" stroke-width="1.5"/>'
-               f'<text x="{x0 + w + 34}" y="{ly}" font-size="12">stopped (time limit)</text>')
+        key(out, x0 + w + 14, ly, dot_mark(x0 + w + 14, ly, col, col), v)
+    lx, ly = x0 + w + 14, y0 + 24 + len(variants) * 18
+    key(out, lx, ly, dot_mark(lx, ly, "#444", "#fff"), "stopped (time limit)")
     write("solve-time.svg", out)
 
 

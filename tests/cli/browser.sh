@@ -61,10 +61,11 @@ look() { printf '{"eval":%s,"name":"%s"},\n' "$probe_json" "$1"; }
   echo '['
   look start
   key ArrowRight; key ArrowRight; key ArrowRight; look right3
-  key ArrowDown; look down
-  key ArrowRight true; look shift-right
+  key ArrowRight; key ArrowDown; look down
+  key ArrowRight; key ArrowRight true; look shift-right
   key ArrowUp; look up
   key ArrowLeft; look left
+  key ArrowLeft true; look shift-left
   key End; look end
   key Home; look home
   echo '{"eval":"document.title","name":"title"}]'
@@ -90,10 +91,11 @@ fi
 got() { awk -F'\t' -v n="$1" '$1 == n { print $2 }' dom.txt | tr -d '"'; }
 check "at the start" "$(expect_at 0)" "$(got start)"
 check "three steps on" "$(expect_at 3)" "$(got right3)"
-check "Down: end of the turn" "$(expect_at 4)" "$(got down)"
-check "Shift+Right: end of the next turn" "$(expect_at 7)" "$(got shift-right)"
-check "Up: back to the end of turn 3" "$(expect_at 4)" "$(got up)"
-check "Left: one step back" "$(expect_at 3)" "$(got left)"
+check "Right, Down: the end of the next turn" "$(expect_at 7)" "$(got down)"
+check "Right, Shift+Right: the end of the turn under way" "$(expect_at 10)" "$(got shift-right)"
+check "Up: back to the end of turn 4" "$(expect_at 7)" "$(got up)"
+check "Left: one step back" "$(expect_at 6)" "$(got left)"
+check "Shift+Left: back to the end of turn 3" "$(expect_at 4)" "$(got shift-left)"
 check "End" "$(expect_at 10)" "$(got end)"
 check "Home" "$(expect_at 0)" "$(got home)"
 contains "page title names the field" "(2;6;8)" "$(got title)"

@@ -98,7 +98,7 @@ const keyCodes = { ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, Ho
       } else if (a.eval) {
         const r = await s('Runtime.evaluate', { expression: a.eval, returnByValue: true });
         if (r.exceptionDetails) die('page script error in ' + a.name + ': ' + r.exceptionDetails.text);
-        console.log(a.name + '\t' + JSON.stringify(r.result.value));
+        process.stdout.write(a.name + '\t' + JSON.stringify(r.result.value) + '\n');
       }
     }
     if (errors.length) die(pairs[p] + ' threw: ' + errors[0].split('\n')[0]);
