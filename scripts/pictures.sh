@@ -3,7 +3,7 @@
 # each as SVG (`paperball show --svg`), as PNG (rsvg-convert) and, for the
 # text diagrams, as the terminal output; the replayer page of a game and a
 # screenshot of it in a headless chromium (tests/cli/lib/browser.js).
-# Re-run after changing solver/diagram.c or solver/replay_html.c and commit
+# Re-run after changing solver/diagram*.c or solver/replay_html.c and commit
 # the results.
 #
 # usage: scripts/pictures.sh [path/to/paperball]   (default build/paperball)

@@ -1,4 +1,4 @@
-/* test_diagram.c - the text and SVG diagrams (solver/diagram.c) checked on
+/* test_diagram.c - the text and SVG diagrams (solver/diagram*.c) checked on
  * rendered output: exact text of small positions, glyph and element counts
  * against the model's own figures on random games, kick and continuation
  * styles, and well-formed SVG. */
