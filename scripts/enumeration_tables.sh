@@ -174,7 +174,7 @@ ELAPSED=$(($(date +%s) - START))
     echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
     cat "$ROWS"
     echo
-    echo "How the game tree grows with depth (positions and games per depth, log scale;"
+    echo "How the game tree grows with depth (positions and turn sequences per depth, log scale;"
     echo "\`results/depths.csv\`, drawn by \`scripts/plots.sh\`, results/plots.md):"
     echo
     echo "![game-tree growth per depth](img/enumeration-growth.svg)"

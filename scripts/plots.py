@@ -8,7 +8,7 @@ scripts/plots.sh) and writes into results/img/:
                          for the goal widths G = 2, 4, ..., W; colour = value
                          for the player to move at the start; '?' = stopped
                          by the time limit; blank = not tried
-  enumeration-growth.svg positions and games per depth, log scale
+  enumeration-growth.svg positions and turn sequences per depth, log scale
   solve-time.svg         solve time against field area W*L, log scale
 Usage: scripts/plots.py ROOT COMMIT   (ROOT: the repository)
 Every SVG says in its <desc> which table and commit it was drawn from."""
@@ -68,8 +68,9 @@ def solved_maps(rows):
         cols, nrows = wmax // 2, lmax // 2
         u = 46
         ox, oy = 70, 78
-        width, height = ox + cols * u + 30, oy + nrows * u + 110
-        out = svg_open(width, height, f"Solved fields: {v}", "results/solved.csv")
+        title = f"Solved fields: {v}"
+        width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30), oy + nrows * u + 110
+        out = svg_open(width, height, title, "results/solved.csv")
         for i in range(cols):
             out.append(f'<text x="{ox + i * u + u / 2}" y="{oy - 8}" text-anchor="middle" font-size="12">{2 * i + 2}</text>')
         for j in range(nrows):
@@ -111,7 +112,7 @@ def solved_maps(rows):
         write(f"solved-map-{slug(v)}.svg", out)
 
 
-def key(out, x, y, mark, label):
+def legend_key(out, x, y, mark, label):
     """A legend entry right of a plot: a mark (SVG, drawn at x..x+22 on line
     y-4) and its label."""
     out.append(mark + f'<text x="{x + 28}" y="{y}" font-size="12">{escape(label)}</text>')
@@ -166,10 +167,10 @@ def growth(depths):
                 out.append(f'<path class="{c}" d="{d}" fill="none" stroke="{col}" stroke-width="2"{dash}/>')
                 out += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{col}"/>' for x, y in pts]
         ly = y0 + 14 + n * 18
-        key(out, x0 + w + 14, ly, line_mark(x0 + w + 14, ly, col), f"{rules} {field}")
+        legend_key(out, x0 + w + 14, ly, line_mark(x0 + w + 14, ly, col), f"{rules} {field}")
     lx, ly = x0 + w + 14, y0 + 24 + len(fields) * 18
-    key(out, lx, ly, line_mark(lx, ly, "#444"), "positions")
-    key(out, lx, ly + 18, line_mark(lx, ly + 18, "#444", ' stroke-dasharray="6 4"'), "games")
+    legend_key(out, lx, ly, line_mark(lx, ly, "#444"), "positions")
+    legend_key(out, lx, ly + 18, line_mark(lx, ly + 18, "#444", ' stroke-dasharray="6 4"'), "turn sequences")
     write("enumeration-growth.svg", out)
 
 
@@ -202,9 +203,9 @@ def solve_time(rows):
             out.append(f'<circle cx="{xmap(a):.1f}" cy="{ymap(s):.1f}" r="3.5" fill="{fill}" stroke="{col}" '
                        f'stroke-width="1.5"><title>{escape(rules)} {field}: {s} s</title></circle>')
         ly = y0 + 14 + n * 18
-        key(out, x0 + w + 14, ly, dot_mark(x0 + w + 14, ly, col, col), v)
+        legend_key(out, x0 + w + 14, ly, dot_mark(x0 + w + 14, ly, col, col), v)
     lx, ly = x0 + w + 14, y0 + 24 + len(variants) * 18
-    key(out, lx, ly, dot_mark(lx, ly, "#444", "#fff"), "stopped (time limit)")
+    legend_key(out, lx, ly, dot_mark(lx, ly, "#444", "#fff"), "stopped (time limit)")
     write("solve-time.svg", out)
 
 

@@ -333,10 +333,10 @@ static void svg_kick_returns(svg_ctx *c) {
     if (any) pb_sb_puts(&c->b, "</g>\n");
 }
 
-/* The number of every turn beside the node where it ends (each turn ends
- * on a node no line touched before, so no two numbers share a node): a
- * disc in the mover's colour for the shown turns, a ring for the
- * continuation. */
+/* The number of every turn beside the node where it ends (a turn that
+ * does not end the game ends on a node no line touched before, so only a
+ * game's last turn can share a node with another number): a disc in the
+ * mover's colour for the shown turns, a ring for the continuation. */
 static void svg_turn_numbers(svg_ctx *c) {
     const pb_game *g = c->g;
     if (g->nturns == 0) return;
