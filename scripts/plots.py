@@ -69,7 +69,7 @@ def solved_maps(rows):
         u = 46
         ox, oy = 70, 78
         title = f"Solved fields: {v}"
-        width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30), oy + nrows * u + 110
+        width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30, 400), oy + nrows * u + 110
         out = svg_open(width, height, title, "results/solved.csv")
         for i in range(cols):
             out.append(f'<text x="{ox + i * u + u / 2}" y="{oy - 8}" text-anchor="middle" font-size="12">{2 * i + 2}</text>')
