@@ -31,7 +31,8 @@ oddmap=$(cd "$root" && "$pb" prove --odd --field 2,6,8 --svg results/img/odd-eve
 t1=$(date +%s)
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+# The pages this script writes do not count as uncommitted source.
+dirty=$(git -C "$root" status --porcelain --untracked-files=no -- . ':!results' 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 
 {
