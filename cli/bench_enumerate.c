@@ -22,7 +22,7 @@ int pb_bench_enumerate(const pb_opts *o) {
     uint64_t total = 0;
     double total_t = 0;
     int threads = o->threads;
-    if (o->json) printf("{\"benchmark\":\"enumerate\",\"threads\":%d,\"fields\":[", threads);
+    if (o->json) { printf("{"); pb_cli_json_version_keys(stdout); printf(",\"benchmark\":\"enumerate\",\"threads\":%d,\"fields\":[", threads); }
     else printf("%-28s %14s %16s %9s %14s\n", "enumeration", "positions", "sequences", "seconds", "positions/s");
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         const bench_field *b = &set[k];

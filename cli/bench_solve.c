@@ -34,7 +34,7 @@ static double cpu_seconds(void) {
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;
     size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : (size_t)64 << 20;
-    if (o->json) printf("{\"benchmark\":\"solve\",\"positions\":[");
+    if (o->json) { printf("{"); pb_cli_json_version_keys(stdout); printf(",\"benchmark\":\"solve\",\"positions\":["); }
     else
         printf("%-30s %7s %6s %12s %9s %9s %10s %12s %8s\n", "position", "threads", "value", "nodes", "wall s",
                "cpu s", "Mnodes/s", "Mnodes/cpu-s", "speed-up");

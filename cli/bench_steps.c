@@ -5,23 +5,6 @@
 #include "../solver/perft.h"
 #include "bench.h"
 
-/* Counts the steps a depth-first perft takes (every pb_step call). */
-static uint64_t count_steps(const pb_field *f, pb_position *p, int d) {
-    uint64_t n = 0;
-    int from = p->ball;
-    for (int dir = 0; dir < 8; dir++) {
-        if (!pb_free(f, p, from, dir)) continue;
-        pb_undo u;
-        int loser;
-        pb_step_result r = pb_step(f, p, dir, &u, &loser);
-        n++;
-        if (r == PB_STEP_BOUNCE) n += count_steps(f, p, d);
-        else if (r == PB_STEP_STOP && d > 1) n += count_steps(f, p, d - 1);
-        pb_unstep(f, p, &u);
-    }
-    return n;
-}
-
 /* CPU time of this thread: the rate of one core even when other processes
  * share the machine (wall time is reported beside it). */
 static double thread_seconds(void) {
@@ -53,7 +36,7 @@ int pb_bench_steps(const pb_opts *o) {
     };
     uint64_t total = 0;
     double total_t = 0, total_w = 0;
-    if (o->json) printf("{\"benchmark\":\"steps\",\"positions\":[");
+    if (o->json) { printf("{"); pb_cli_json_version_keys(stdout); printf(",\"benchmark\":\"steps\",\"positions\":["); }
     else printf("%-28s %6s %14s %9s %9s %14s\n", "position", "depth", "steps", "cpu s", "wall s", "steps/s (cpu)");
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         const bench_pos *b = &set[k];
@@ -63,7 +46,7 @@ int pb_bench_steps(const pb_opts *o) {
         pb_game g;
         if (!f || pb_record_parse(f, b->record, &g, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
         double w0 = wall_seconds(), t0 = thread_seconds();
-        uint64_t n = count_steps(f, &g.pos, b->depth);
+        uint64_t n = pb_perft_steps(f, &g.pos, b->depth);
         double t = thread_seconds() - t0, w = wall_seconds() - w0;
         if (t <= 0) t = 1e-9;
         total += n;

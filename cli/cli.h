@@ -166,6 +166,25 @@ char *pb_read_file(const char *what, const char *path);
  * PB_EXIT_WRITE after printing the error. */
 int pb_write_file(const char *path, const char *text);
 
+/* --batch (cli/batch.c): calls fn for each record of o->batch, in order,
+ * after printing an error line for each bad one; fn prints one result line
+ * and returns its status.  Returns the gravest status (the highest). */
+typedef int (*pb_batch_fn)(void *ctx, const pb_field *f, pb_game *g, int line);
+int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx);
+
+/* Builds the field, then calls fn for each record of --batch, or once
+ * (line 0) for the position of --record, --record-file or the argument.
+ * Returns fn's status (pb_cli_batch's for a batch). */
+int pb_cli_each_position(const pb_opts *o, pb_batch_fn fn, void *ctx);
+
+/* Adds "version" and "commit" to the JSON object being written. */
+struct pb_json;
+void pb_cli_json_version(struct pb_json *j);
+
+/* Prints "version":"...","commit":"..." (the keys alone, no braces) for
+ * JSON objects written with printf. */
+void pb_cli_json_version_keys(FILE *out);
+
 /* The program's version and the commit it was built from ("unknown"
  * outside a git checkout). */
 const char *pb_cli_version(void);
@@ -181,9 +200,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_enumerate(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tb(int argc, char **argv);
 
-/* `paperball play --vs-solver` (cli/play_solver.c): a person against
- * perfect play from the position of g.  Returns the exit status. */
-int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g, int side);
 
 #endif

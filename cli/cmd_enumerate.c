@@ -53,12 +53,39 @@ static void row_cells(const pb_enum_row *r, char **cell) {
     for (int k = 0; k < PB_OUT_COUNT; k++) cell[6 + k] = mpz_get_str(NULL, 10, r->outcome[k]);
 }
 
+static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start, const char *why);
+static void print_csv(const pb_field *f, const pb_enum_result *res);
+static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start);
+
+/* After a stop by the memory budget: the depths that were finished, with
+ * their totals (the depth being built is left out). */
+static void print_finished(const pb_field *f, const pb_opts *o, pb_enum_result *res, int from_start) {
+    int all = res->nrows;
+    res->nrows = res->last_depth + 1;
+    if (res->nrows <= 0) {
+        res->nrows = all;
+        return;
+    }
+    mpz_set_ui(res->games, 0);
+    mpz_set_ui(res->positions, 0);
+    for (int d = 0; d < res->nrows; d++) {
+        mpz_add(res->games, res->games, res->rows[d].finished);
+        mpz_add_ui(res->positions, res->positions, res->rows[d].positions);
+    }
+    res->complete = 0;
+    if (o->json) print_json(f, o, res, from_start);
+    else if (o->csv) print_csv(f, res);
+    else print_text(f, o, res, from_start, "the memory budget");
+    res->nrows = all; /* for pb_enum_result_free */
+}
+
 static const char *col_name(int c) {
     static const char *first[6] = {"depth", "positions", "classes_lr", "classes_full", "sequences", "finished"};
     return c < 6 ? first[c] : pb_enum_outcome_name((pb_enum_outcome)(c - 6));
 }
 
-static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start) {
+/* why: what stopped an incomplete run ("--depth", "the memory budget"). */
+static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start, const char *why) {
     char desc[128];
     printf("enumerate %s, %s, %s first\n", pb_field_describe(f, desc, sizeof desc),
            from_start ? "from the start" : "from the record's position",
@@ -96,32 +123,36 @@ static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result
         mpz_t going;
         mpz_init(going);
         mpz_sub(going, last->sequences, last->finished);
-        gmp_printf("not complete: stopped at depth %d (--depth); games going on there: %Zd\n"
+        gmp_printf("not complete: stopped at depth %d (%s); games going on there: %Zd\n"
                    "games finished by depth %d: %Zd (Top wins %Zd, Bottom wins %Zd, draws %Zd)\n"
                    "positions: %Zd (depths 0..%d)\n",
-                   res->nrows - 1, going, res->nrows - 1, res->games, top, bottom, draws, res->positions,
+                   res->nrows - 1, why, going, res->nrows - 1, res->games, top, bottom, draws, res->positions,
                    res->nrows - 1);
         mpz_clear(going);
     }
     mpz_clears(top, bottom, draws, NULL);
 }
 
+/* The CSV columns start as those of results/enumeration.csv (rules, goal,
+ * width, length, setback and dead_end, the last two empty outside hockey)
+ * and end with the version and commit of the program. */
 static void print_csv(const pb_field *f, const pb_enum_result *res) {
-    char desc[64];
-    snprintf(desc, sizeof desc, "%d;%d;%d", f->spec.goal, f->spec.width, f->spec.length);
-    printf("rules,field,setback,dead_end");
+    const pb_field_spec *s = &f->spec;
+    char hockey[32] = ",";
+    if (s->rules == PB_RULES_HOCKEY)
+        snprintf(hockey, sizeof hockey, "%d,%s", s->setback, s->dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
+    printf("rules,goal,width,length,setback,dead_end");
     for (int c = 0; c < NCOLS; c++) printf(",%s", col_name(c));
-    putchar('\n');
+    printf(",version,commit\n");
     for (int d = 0; d < res->nrows; d++) {
         char *cells[NCOLS];
         row_cells(&res->rows[d], cells);
-        printf("%s,%s,%d,%s", pb_rules_name(f->spec.rules), desc, f->spec.setback,
-               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
+        printf("%s,%d,%d,%d,%s", pb_rules_name(s->rules), s->goal, s->width, s->length, hockey);
         for (int c = 0; c < NCOLS; c++) {
             printf(",%s", strcmp(cells[c], "-") ? cells[c] : "");
             free(cells[c]);
         }
-        putchar('\n');
+        printf(",%s,%s\n", pb_cli_version(), pb_cli_commit());
     }
 }
 
@@ -130,7 +161,9 @@ static void json_big(const char *name, mpz_srcptr z, int comma) {
 }
 
 static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start) {
-    printf("{\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(f->spec.rules), f->spec.goal,
+    printf("{");
+    pb_cli_json_version_keys(stdout);
+    printf(",\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(f->spec.rules), f->spec.goal,
            f->spec.width, f->spec.length);
     if (f->spec.rules == PB_RULES_HOCKEY)
         printf(",\"setback\":%d,\"dead_end\":\"%s\"", f->spec.setback,
@@ -232,7 +265,7 @@ int cmd_enumerate(int argc, char **argv) {
 #endif
     const char *dir = o.checkpoint ? o.checkpoint : ".";
     if (mkdir(dir, 0777) && errno != EEXIST) {
-        rc = pb_fail(PB_EXIT_FAIL, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
+        rc = pb_fail(PB_EXIT_WRITE, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
         goto out;
     }
     char name[128];
@@ -269,7 +302,7 @@ run:
     } else if (st == PB_ENUM_OK) {
         if (o.json) print_json(f, &o, &res, from_start);
         else if (o.csv) print_csv(f, &res);
-        else print_text(f, &o, &res, from_start);
+        else print_text(f, &o, &res, from_start, "--depth");
         if (!o.quiet && eo.dist)
             fprintf(stderr, "enumerate: %.2f s on %d MPI processes, peak memory %.1f MiB (the most of one process)\n",
                     res.seconds, eo.dist->nranks, (double)peak / (1024.0 * 1024.0));
@@ -281,9 +314,10 @@ run:
     } else if (st == PB_ENUM_MEMORY && eo.dist) {
         rc = pb_fail(PB_EXIT_MEMORY, "%s on one of the MPI processes (the budget is per process)", res.message);
     } else if (st == PB_ENUM_MEMORY) {
+        print_finished(f, &o, &res, from_start);
         rc = pb_fail(PB_EXIT_MEMORY, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
     } else {
-        rc = pb_fail(PB_EXIT_FAIL, "%s", res.message);
+        rc = pb_fail(st == PB_ENUM_IO ? PB_EXIT_WRITE : PB_EXIT_FAIL, "%s", res.message);
     }
     pb_enum_result_free(&res);
 #ifdef PB_HAVE_MPI

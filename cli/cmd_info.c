@@ -22,7 +22,9 @@ int cmd_info(int argc, char **argv) {
     const pb_field_spec *s = &f->spec;
     int book_n = 2 * (s->goal - 1) + (s->width - 1) * (s->length - 1) - 1;
     if (o.json) {
-        printf("{\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(s->rules), s->goal,
+        printf("{");
+        pb_cli_json_version_keys(stdout);
+        printf(",\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(s->rules), s->goal,
                s->width, s->length);
         if (s->rules == PB_RULES_HOCKEY)
             printf(",\"setback\":%d,\"dead_end\":\"%s\"", s->setback, s->dead_end ? "loss" : "draw");

@@ -15,12 +15,15 @@
 
 #include "../solver/diagram.h"
 #include "cli.h"
+#include "play.h"
 
 typedef struct play {
     const pb_field *f;
     pb_game g;
     int base;              /* turns of the starting record: undo stops there */
     pb_diagram_opts diagram;
+    pb_play_solver *solver; /* --vs-solver; NULL: two people */
+    int person;             /* --vs-solver: the side of the person */
 } play;
 
 static void show_board(const play *p) {
@@ -80,15 +83,28 @@ static void show_moves(play *p) {
     free(l.buf);
 }
 
-static void show_help(void) {
-    puts("Type a route such as d6-e7 or f8-g7-f6 (move numbers and annotations like\n"
-         "'12. e7-f8!' are accepted), or one of:\n"
+static void show_help(int vs_solver) {
+    puts("Type a route (move numbers and annotations like '12. e7-f8!' are accepted),\n"
+         "or one of:\n"
          "  moves    list the legal turns with their outcomes\n"
-         "  undo     take back the last turn\n"
+         "  undo     take back the last turn (against the solver: yours and its reply)\n"
          "  record   print the game record so far\n"
          "  board    show the board again\n"
          "  quit     stop (the record is printed)\n"
          "  help     this text");
+    if (vs_solver)
+        puts("  value    the value of the position for the player to move\n"
+             "  hint     a best turn\n"
+             "  go       the solver plays this turn for you");
+}
+
+/* Takes back the last turn; against the solver, back to the person's
+ * last choice.  0 if there is nothing to take back. */
+static int undo(play *p) {
+    if (p->g.nturns <= p->base) return 0;
+    pb_game_undo(&p->g);
+    while (p->solver && p->g.nturns > p->base && pb_play_chooser(p->f, &p->g) != p->person) pb_game_undo(&p->g);
+    return 1;
 }
 
 /* Plays the route(s) of one input line.  Returns 1 if a turn was played. */
@@ -195,27 +211,42 @@ int cmd_play(int argc, char **argv) {
         pb_field_free(f);
         return PB_EXIT_USAGE;
     }
-    if (o.vs_solver) {
-        rc = pb_cli_play_vs_solver(&o, f, &p.g, side);
-        pb_game_free(&p.g);
-        pb_field_free(f);
-        return rc;
-    }
     p.base = p.g.nturns;
     p.diagram.unicode = o.unicode && !o.ascii;
     p.diagram.odd = o.odd;
     p.diagram.highlight_from = -1;
+    if (o.vs_solver) {
+        p.solver = pb_play_solver_new(&o, f);
+        if (!p.solver) {
+            pb_game_free(&p.g);
+            pb_field_free(f);
+            return pb_fail(PB_EXIT_MEMORY, "cannot allocate the solver's table");
+        }
+        p.person = side >= 0 ? side : pb_play_chooser(f, &p.g);
+        if (p.person == PB_NOBODY) p.person = p.g.pos.to_move;
+    }
     int interactive = isatty(STDIN_FILENO);
     char desc[128], from[8], to[8];
     /* An example route that fits this field: from the centre to the NE. */
     printf("paperball play: %s; type a route such as %s-%s, or help\n", pb_field_describe(f, desc, sizeof desc),
            pb_node_name(f, f->centre, from), pb_node_name(f, pb_step_to(f, f->centre, PB_NE), to));
+    if (p.solver) printf("You play %s, the solver plays %s.\n", pb_player_name(p.person), pb_player_name(p.person ^ 1));
     show_board(&p);
     show_status(&p);
     char *line = NULL;
     size_t cap = 0;
-    int quit = 0;
+    int quit = 0, status = PB_EXIT_OK;
     while (p.g.end == PB_END_NONE && !quit) {
+        if (p.solver) {
+            int who = pb_play_chooser(f, &p.g);
+            if (who == PB_NOBODY) break;
+            if (who != p.person) {
+                if ((status = pb_play_solver_turn(p.solver, &p.g)) != PB_EXIT_OK) break;
+                show_board(&p);
+                show_status(&p);
+                continue;
+            }
+        }
         printf("%d. %s> ", p.g.nturns + 1, pb_player_name(p.g.pos.to_move));
         fflush(stdout);
         if (getline(&line, &cap, stdin) < 0) {
@@ -229,7 +260,7 @@ int cmd_play(int argc, char **argv) {
         if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
             quit = 1;
         } else if (!strcmp(cmd, "help")) {
-            show_help();
+            show_help(p.solver != NULL);
         } else if (!strcmp(cmd, "moves")) {
             show_moves(&p);
         } else if (!strcmp(cmd, "record")) {
@@ -238,13 +269,20 @@ int cmd_play(int argc, char **argv) {
             show_board(&p);
             show_status(&p);
         } else if (!strcmp(cmd, "undo")) {
-            if (p.g.nturns <= p.base) {
-                puts("nothing to undo");
-            } else {
-                pb_game_undo(&p.g);
+            if (undo(&p)) {
                 show_board(&p);
                 show_status(&p);
+            } else {
+                puts("nothing to undo");
             }
+        } else if (p.solver && !strcmp(cmd, "value")) {
+            pb_play_solver_value(p.solver, &p.g);
+        } else if (p.solver && !strcmp(cmd, "hint")) {
+            pb_play_solver_hint(p.solver, &p.g);
+        } else if (p.solver && !strcmp(cmd, "go")) {
+            if ((status = pb_play_solver_turn(p.solver, &p.g)) != PB_EXIT_OK) break;
+            show_board(&p);
+            show_status(&p);
         } else if (play_line(&p, cmd)) {
             show_board(&p);
             show_status(&p);
@@ -253,8 +291,10 @@ int cmd_play(int argc, char **argv) {
     free(line);
     char res[96];
     if (p.g.end != PB_END_NONE) printf("game over: %s\n", pb_game_result(&p.g, res, sizeof res));
+    else if (p.solver && pb_play_chooser(f, &p.g) == PB_NOBODY) puts("game over: no ply is left (no free kick): a draw");
     show_record(&p);
+    pb_play_solver_free(p.solver);
     pb_game_free(&p.g);
     pb_field_free(f);
-    return PB_EXIT_OK;
+    return status;
 }

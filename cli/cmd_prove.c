@@ -133,7 +133,11 @@ int cmd_prove(int argc, char **argv) {
     if (o.depth > 0) po.max_depth = o.depth;
     const char *dir = o.out ? o.out : ".";
     int any_fail = 0, status = PB_EXIT_OK;
-    if (o.json) printf("{\"claims\": [\n");
+    if (o.json) {
+        printf("{");
+        pb_cli_json_version_keys(stdout);
+        printf(", \"claims\": [\n");
+    }
     for (int k = 0; k < nrun; k++) {
         pb_proofs_result res;
         pb_verdict v = pb_proofs_run(run[k], &po, &res);

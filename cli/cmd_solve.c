@@ -75,7 +75,9 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
 
 static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, int nranks) {
     char desc[128], buf[4096];
-    printf("{\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
+    printf("{");
+    pb_cli_json_version_keys(stdout);
+    printf(",\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
     pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
     printf(",\"goal\":%d,\"width\":%d,\"length\":%d", f->spec.goal, f->spec.width, f->spec.length);
     if (f->spec.rules == PB_RULES_HOCKEY)
@@ -130,6 +132,66 @@ static int write_pictures(const pb_opts *o, const pb_field *f, const pb_solve_re
     return status;
 }
 
+/* --batch: one solver and one table for all the records (the table keeps
+ * only exact values of whole positions, so what one record leaves there is
+ * true for the next). */
+typedef struct batch_ctx {
+    const pb_opts *o;
+    pb_solver *s;
+    int16_t *nodes;
+    int cap;
+} batch_ctx;
+
+static int solve_line(void *ctx, const pb_field *f, pb_game *g, int line) {
+    batch_ctx *b = ctx;
+    char res[128], route[4096] = "";
+    int over = g->end != PB_END_NONE, value = PB_UNKNOWN, kick = 0, len = 0;
+    uint64_t before = pb_solver_nodes(b->s);
+    if (over) pb_game_result(g, res, sizeof res);
+    else if ((len = pb_solver_best_route(b->s, &g->pos, b->nodes, b->cap, &kick, &value)) > 0)
+        pb_route_format(f, b->nodes, len, kick, route, sizeof route);
+    unsigned long long nodes = (unsigned long long)(pb_solver_nodes(b->s) - before);
+    if (b->o->json) {
+        pb_json j;
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_json_int(&j, "line", line);
+        pb_json_int(&j, "turns_played", g->nturns);
+        if (over) {
+            pb_json_bool(&j, "game_over", 1);
+            pb_json_str(&j, "result", res);
+        } else {
+            pb_json_str(&j, "to_move", player_key(g->pos.to_move));
+            pb_json_str(&j, "value", pb_value_name(value));
+            pb_json_str(&j, "best", len ? route : NULL);
+            pb_json_uint(&j, "nodes", nodes);
+        }
+        pb_cli_json_version(&j);
+        pb_json_end(&j);
+    } else if (over) {
+        printf("line %d: the game is over: %s\n", line, res);
+    } else {
+        printf("line %d: %s for %s", line, pb_value_name(value), pb_player_name(g->pos.to_move));
+        if (len) printf(", best %s", route);
+        printf(" (%llu nodes)\n", nodes);
+    }
+    return over || value != PB_UNKNOWN ? PB_EXIT_OK : PB_EXIT_STOPPED;
+}
+
+static int solve_batch(const pb_opts *o, const pb_field *f) {
+    if (o->mpi) return pb_fail(PB_EXIT_USAGE, "--batch and --mpi do not go together");
+    if (o->svg) return pb_fail(PB_EXIT_USAGE, "--batch and --svg do not go together");
+    if (o->threads > 1) return pb_fail(PB_EXIT_USAGE, "--batch solves on one thread");
+    batch_ctx b = {o, pb_solver_new(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0), NULL, f->nsegments + 2};
+    if (!b.s) return pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table");
+    pb_solver_set_limit(b.s, o->time_limit);
+    b.nodes = malloc(sizeof(int16_t) * (size_t)b.cap);
+    int rc = pb_cli_batch(o, f, solve_line, &b);
+    free(b.nodes);
+    pb_solver_free(b.s);
+    return rc;
+}
+
 int cmd_solve(int argc, char **argv) {
     pb_opts o;
     const pb_option options[] = {
@@ -160,7 +222,12 @@ int cmd_solve(int argc, char **argv) {
     double time_limit = o.time_limit;
     pb_field *f;
     pb_game g;
-    if (pb_cli_load(&o, &f, &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    if (o.batch) {
+        prc = solve_batch(&o, f);
+        pb_field_free(f);
+        return prc;
+    }
     int rc = PB_EXIT_OK, rank = 0, nranks = 0;
 #ifdef PB_HAVE_MPI
     pb_cluster cl;
@@ -181,7 +248,9 @@ int cmd_solve(int argc, char **argv) {
         char buf[128];
         pb_game_result(&g, buf, sizeof buf);
         if (o.json) {
-            printf("{\"game_over\":true,\"result\":");
+            printf("{");
+            pb_cli_json_version_keys(stdout);
+            printf(",\"game_over\":true,\"result\":");
             pb_json_string(stdout, buf);
             printf("}\n");
         } else printf("the game is over: %s\n", buf);

@@ -27,6 +27,7 @@ static const command commands[] = {
     {"solve", cmd_solve, "the exact value of a position, every first turn, the best line"},
     {"enumerate", cmd_enumerate, "exact counts of positions and games per depth (GMP)"},
     {"prove", cmd_prove, "check the book's theorems exhaustively"},
+    {"tb", cmd_tb, "tablebases: build, probe, verify and describe (book, hockey)"},
     {"bench", cmd_bench, "speed of move generation, search and enumeration"},
 };
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])

@@ -1,145 +1,131 @@
-/* play_solver.c - `paperball play --vs-solver`: a person against perfect
- * play.  The person plays the side to move at the given position (type
- * "go" to let the solver take that turn instead); one route per line on
- * standard input ("d6-e7-f8", a triple kick chain with a leading '*'), or
- * "value", "hint", "go", "help", "quit".  Works with piped input. */
-#include <ctype.h>
+/* play_solver.c - the solver's side of `paperball play --vs-solver`: its
+ * turns, and the answers to "value" and "hint".  The game loop, the board,
+ * moves, undo and record are those of two-person play (cmd_play.c).
+ *
+ * Every question to the solver has a time limit (--time-limit, default
+ * PLAY_SOLVER_LIMIT): a position it cannot solve in that time is announced
+ * at once as beyond its reach, and until it comes within reach the solver
+ * plays a plain turn (one that wins at once, else one that does not end the
+ * game) marked "unproven"; from the first position it solves on, it plays
+ * perfectly and says so. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../solver/search.h"
 #include "cli.h"
+#include "play.h"
 
-/* Seconds the solver may think about one question before the field is
- * declared beyond it. */
-#define PLAY_SOLVER_LIMIT 60.0
+/* Seconds for one question by default: short, so that a person never
+ * waits long for the news that a position is beyond reach. */
+#define PLAY_SOLVER_LIMIT 5.0
 
-static int parse_route(const pb_field *f, const char *s, int16_t *nodes, int cap, int *kick) {
-    int len = 0, used;
-    *kick = 0;
-    if (*s == '*') *kick = 1, s++;
-    for (;;) {
-        int n = pb_node_parse(f, s, &used);
-        if (n < 0 || len == cap) return -1;
-        nodes[len++] = (int16_t)n;
-        s += used;
-        if (*s != '-') break;
-        s++;
+struct pb_play_solver {
+    const pb_field *f;
+    pb_solver *s;
+    double limit;
+    int beyond;        /* the last question went unanswered */
+    int16_t *nodes;
+    int cap;
+};
+
+pb_play_solver *pb_play_solver_new(const pb_opts *o, const pb_field *f) {
+    pb_play_solver *ps = calloc(1, sizeof *ps);
+    if (!ps) return NULL;
+    ps->f = f;
+    ps->s = pb_solver_new(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0);
+    ps->cap = f->nsegments + 2;
+    ps->nodes = malloc(sizeof(int16_t) * (size_t)ps->cap);
+    if (!ps->s || !ps->nodes) {
+        pb_play_solver_free(ps);
+        return NULL;
     }
-    while (isspace((unsigned char)*s)) s++;
-    return *s ? -1 : len;
+    ps->limit = o->time_limit > 0 ? o->time_limit : PLAY_SOLVER_LIMIT;
+    pb_solver_set_limit(ps->s, ps->limit);
+    return ps;
 }
 
-static void say_route(const pb_field *f, const char *who, const int16_t *nodes, int len, int kick) {
-    char buf[4096];
-    printf("%s: %s\n", who, pb_route_format(f, nodes, len, kick, buf, sizeof buf));
+void pb_play_solver_free(pb_play_solver *ps) {
+    if (!ps) return;
+    if (ps->s) pb_solver_free(ps->s);
+    free(ps->nodes);
+    free(ps);
 }
 
-/* Who chooses the next ply: the player to move, or in triple the
- * opponent when the player to move is stuck (a kick chain); PB_NOBODY if
- * there is no ply at all (a finished draw). */
+/* Who chooses the next ply: the player to move, or in triple the opponent
+ * when the player to move is stuck (a kick chain); PB_NOBODY if there is
+ * no ply at all. */
 static int first_mover(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     (void)f, (void)after;
     *(int *)ctx = r->mover;
     return 1;
 }
 
-static int chooser(const pb_field *f, pb_game *g) {
+int pb_play_chooser(const pb_field *f, pb_game *g) {
     int mover = PB_NOBODY;
     pb_routes_foreach(f, &g->pos, first_mover, &mover);
     return mover;
 }
 
-static int solver_turn(pb_solver *s, const pb_field *f, pb_game *g, int16_t *nodes, int cap) {
-    int kick, value;
-    int len = pb_solver_best_route(s, &g->pos, nodes, cap, &kick, &value);
-    if (len == 0) return pb_fail(PB_EXIT_FAIL, "the solver could not finish within %.0f s", PLAY_SOLVER_LIMIT);
-    char who[64], err[256];
-    snprintf(who, sizeof who, "solver (%s)", pb_value_name(value));
-    say_route(f, who, nodes, len, kick);
-    if (pb_game_play(g, nodes, len, kick, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "solver route refused: %s", err);
+/* The announcements when the solver's reach changes. */
+static void note_reach(pb_play_solver *ps, int answered) {
+    if (!answered && !ps->beyond)
+        printf("note: this position is beyond the solver's reach (no proof within %g s); it plays\n"
+               "      unproven turns until the position comes within reach\n", ps->limit);
+    else if (answered && ps->beyond)
+        puts("note: the position is within the solver's reach now: perfect play from here");
+    ps->beyond = !answered;
+}
+
+/* A plain turn for a position beyond reach: one that wins at once, else
+ * the first that does not end the game, else the first. */
+typedef struct plain_pick {
+    int16_t *nodes;
+    int cap, len, kick, rank; /* rank: 3 wins, 2 goes on, 1 anything */
+} plain_pick;
+
+static int pick_plain(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    (void)f, (void)after;
+    plain_pick *p = ctx;
+    int rank = r->end == PB_END_NONE ? 2 : r->loser != PB_NOBODY && r->loser != r->mover ? 3 : 1;
+    if (rank > p->rank && r->len <= p->cap) {
+        memcpy(p->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
+        p->len = r->len, p->kick = r->kick, p->rank = rank;
+    }
+    return rank == 3;
+}
+
+int pb_play_solver_turn(pb_play_solver *ps, pb_game *g) {
+    int kick = 0, value = PB_UNKNOWN;
+    int len = pb_solver_best_route(ps->s, &g->pos, ps->nodes, ps->cap, &kick, &value);
+    note_reach(ps, len > 0);
+    if (len == 0) {
+        plain_pick p = {ps->nodes, ps->cap, 0, 0, 0};
+        pb_routes_foreach(ps->f, &g->pos, pick_plain, &p);
+        if (p.len == 0) return pb_fail(PB_EXIT_FAIL, "the solver found no turn");
+        len = p.len, kick = p.kick;
+    }
+    char route[4096], err[256];
+    pb_route_format(ps->f, ps->nodes, len, kick, route, sizeof route);
+    int mover = pb_play_chooser(ps->f, g);
+    if (pb_game_play(g, ps->nodes, len, kick, err, sizeof err))
+        return pb_fail(PB_EXIT_FAIL, "the solver's route %s was refused: %s", route, err);
+    printf("solver (%s) played %s (%s)\n", pb_player_name(mover), route,
+           value == PB_UNKNOWN ? "unproven" : pb_value_name(value));
     return PB_EXIT_OK;
 }
 
-int pb_cli_play_vs_solver(const pb_opts *o, const pb_field *f, pb_game *g, int side) {
-    (void)side;
-    size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
-    pb_solver *s = pb_solver_new(f, hash);
-    if (!s) return pb_fail(PB_EXIT_FAIL, "cannot allocate the transposition table");
-    pb_solver_set_limit(s, PLAY_SOLVER_LIMIT);
-    int cap = f->nsegments + 2, status = PB_EXIT_OK;
-    int16_t *nodes = malloc(sizeof(int16_t) * (size_t)cap);
-    char line[4096], err[256], res[128];
-    int person = g->pos.to_move;
-    if (g->end == PB_END_NONE && pb_solver_value(s, &g->pos) == PB_UNKNOWN) {
-        status = pb_fail(PB_EXIT_FAIL, "this position is beyond the solver (no answer within %.0f s)",
-                         PLAY_SOLVER_LIMIT);
-        goto done;
-    }
-    printf("You play %s, the solver plays %s. Enter a route (e.g. %s), value, hint, go or quit.\n",
-           pb_player_name(person), pb_player_name(person ^ 1), "d6-e7");
-    for (;;) {
-        if (g->end != PB_END_NONE) {
-            printf("game over: %s\n", pb_game_result(g, res, sizeof res));
-            break;
-        }
-        int who = chooser(f, g);
-        if (who == PB_NOBODY) {
-            puts("game over: no ply is left (no free kick): a draw");
-            break;
-        }
-        if (who != person) {
-            if ((status = solver_turn(s, f, g, nodes, cap)) != PB_EXIT_OK) break;
-            continue;
-        }
-        printf("%s> ", pb_player_name(person));
-        fflush(stdout);
-        if (!fgets(line, sizeof line, stdin)) {
-            putchar('\n');
-            break;
-        }
-        char *t = line;
-        while (isspace((unsigned char)*t)) t++;
-        size_t n = strlen(t);
-        while (n && isspace((unsigned char)t[n - 1])) t[--n] = 0;
-        if (!*t) continue;
-        if (!strcmp(t, "quit") || !strcmp(t, "q")) break;
-        if (!strcmp(t, "help")) {
-            puts("a route such as d6-e7-f8 plays your turn; value: the value of the position;\n"
-                 "hint: a best turn; go: the solver plays this turn for you; quit: stop");
-            continue;
-        }
-        if (!strcmp(t, "value")) {
-            int v = pb_solver_value(s, &g->pos);
-            printf("value: %s for %s (the player to move)\n", pb_value_name(v), pb_player_name(g->pos.to_move));
-            continue;
-        }
-        if (!strcmp(t, "hint")) {
-            int kick, v;
-            int len = pb_solver_best_route(s, &g->pos, nodes, cap, &kick, &v);
-            if (len) {
-                char who[64];
-                snprintf(who, sizeof who, "hint (%s)", pb_value_name(v));
-                say_route(f, who, nodes, len, kick);
-            } else puts("hint: none within the time limit");
-            continue;
-        }
-        if (!strcmp(t, "go")) {
-            if ((status = solver_turn(s, f, g, nodes, cap)) != PB_EXIT_OK) break;
-            continue;
-        }
-        int kick, len = parse_route(f, t, nodes, cap, &kick);
-        if (len < 0) {
-            printf("not a route or command: '%s' (try help)\n", t);
-            continue;
-        }
-        if (pb_game_play(g, nodes, len, kick, err, sizeof err)) {
-            printf("illegal: %s\n", err);
-            continue;
-        }
-    }
-done:
-    free(nodes);
-    pb_solver_free(s);
-    return status;
+void pb_play_solver_value(pb_play_solver *ps, pb_game *g) {
+    int v = pb_solver_value(ps->s, &g->pos);
+    note_reach(ps, v != PB_UNKNOWN);
+    if (v == PB_UNKNOWN) printf("value: unknown (no proof within %g s)\n", ps->limit);
+    else printf("value: %s for %s (the player to move)\n", pb_value_name(v), pb_player_name(g->pos.to_move));
+}
+
+void pb_play_solver_hint(pb_play_solver *ps, pb_game *g) {
+    int kick, v;
+    int len = pb_solver_best_route(ps->s, &g->pos, ps->nodes, ps->cap, &kick, &v);
+    note_reach(ps, len > 0);
+    char route[4096];
+    if (len) printf("hint (%s): %s\n", pb_value_name(v), pb_route_format(ps->f, ps->nodes, len, kick, route, sizeof route));
+    else printf("hint: none (no proof within %g s)\n", ps->limit);
 }

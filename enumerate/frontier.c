@@ -208,3 +208,86 @@ uint64_t pb_frontier_size(const pb_frontier *fr) {
     for (int s = 0; s < PB_FRONTIER_SHARDS; s++) n += fr->shard[s].size;
     return n;
 }
+
+/* ---- the wire format --------------------------------------------------- */
+
+void pb_fwords_push(pb_fwords *v, uint64_t x) {
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 1024;
+        v->w = realloc(v->w, v->cap * sizeof *v->w);
+        if (!v->w) abort();
+    }
+    v->w[v->n++] = x;
+}
+
+void pb_fwords_free(pb_fwords *v) {
+    free(v->w);
+    memset(v, 0, sizeof *v);
+}
+
+void pb_frontier_put_count(pb_fwords *v, pb_fcount c) {
+    if (!c.big) {
+        assert(c.small < PB_FRONTIER_SPILL);
+        pb_fwords_push(v, c.small);
+        return;
+    }
+    assert(mpz_sgn(c.big) > 0);
+    size_t n = (mpz_sizeinbase(c.big, 2) + 63) / 64;
+    pb_fwords_push(v, PB_FRONTIER_SPILL | n);
+    size_t at = v->n;
+    for (size_t i = 0; i < n; i++) pb_fwords_push(v, 0);
+    size_t got = 0;
+    mpz_export(v->w + at, &got, -1, sizeof(uint64_t), 0, 0, c.big);
+    assert(got == n);
+}
+
+pb_fcount pb_frontier_get_count(const uint64_t **p, mpz_t t) {
+    uint64_t w = *(*p)++;
+    pb_fcount c = {w, NULL};
+    if (w & PB_FRONTIER_SPILL) {
+        size_t k = (size_t)(w & ~PB_FRONTIER_SPILL);
+        mpz_import(t, k, -1, sizeof(uint64_t), 0, 0, *p);
+        *p += k;
+        c.small = 0, c.big = t;
+    }
+    return c;
+}
+
+int pb_frontier_split(const pb_frontier *in, pb_fcursor *at, int self, pb_frontier_owner owner, void *ctx,
+                      pb_frontier *out, pb_fwords *parts, size_t max_words, int *failed) {
+    int kw = in->kw;
+    size_t total = 0;
+    while (at->shard < PB_FRONTIER_SHARDS && total < max_words) {
+        const pb_fshard *sh = &in->shard[at->shard];
+        if (at->slot >= sh->cap) {
+            at->shard++, at->slot = 0;
+            continue;
+        }
+        if (pb_frontier_used(in, sh, at->slot)) {
+            const uint64_t *key = pb_frontier_key(in, sh, at->slot);
+            pb_fcount cnt = pb_frontier_count(in, sh, at->slot);
+            int o = owner(ctx, key);
+            if (o == self) {
+                if (!*failed && pb_frontier_add(out, key, pb_frontier_hash(key, kw), cnt) < 0) *failed = 1;
+            } else {
+                size_t before = parts[o].n;
+                for (int w = 0; w < kw; w++) pb_fwords_push(&parts[o], key[w]);
+                pb_frontier_put_count(&parts[o], cnt);
+                total += parts[o].n - before;
+            }
+        }
+        at->slot++;
+    }
+    return at->shard < PB_FRONTIER_SHARDS;
+}
+
+int pb_frontier_take(pb_frontier *fr, const uint64_t *p, const uint64_t *end, mpz_t t) {
+    int kw = fr->kw, rc = 0;
+    while (p < end) {
+        const uint64_t *key = p;
+        p += kw;
+        pb_fcount c = pb_frontier_get_count(&p, t);
+        if (!rc && pb_frontier_add(fr, key, pb_frontier_hash(key, kw), c) < 0) rc = -1;
+    }
+    return rc;
+}

@@ -122,4 +122,53 @@ static inline void pb_fcount_add_to(mpz_t acc, pb_fcount c) {
     }
 }
 
+/* ---- the wire format: entries as 64-bit words, for another process ----
+ *
+ * An entry is its key (kw words) followed by its count.  A count is one
+ * word below 2^63 when small; a big one is the word 2^63 | n followed by
+ * its n 64-bit limbs, least significant first:
+ *
+ *   entry:  key[0] .. key[kw-1] | count          count:  v            (v < 2^63)
+ *                                                        2^63|n l0 .. l(n-1)
+ *
+ * The same count encoding carries any non-negative GMP integer (0 is the
+ * word 0). */
+
+/* A growable vector of words (aborts when memory runs out: the wire
+ * buffers are bounded by the caller, not by the frontier budget). */
+typedef struct pb_fwords {
+    uint64_t *w;
+    size_t n, cap;
+} pb_fwords;
+
+void pb_fwords_push(pb_fwords *v, uint64_t x);
+void pb_fwords_free(pb_fwords *v);
+
+/* Appends the count c; reads one count at *p (advancing it), a big one
+ * into t (the result's big then points to t). */
+void pb_frontier_put_count(pb_fwords *v, pb_fcount c);
+pb_fcount pb_frontier_get_count(const uint64_t **p, mpz_t t);
+
+/* Which part an entry goes to. */
+typedef int (*pb_frontier_owner)(void *ctx, const uint64_t *key);
+
+/* Where pb_frontier_split goes on from: start at {0, 0}. */
+typedef struct pb_fcursor {
+    int shard;
+    size_t slot;
+} pb_fcursor;
+
+/* One round of splitting in among parts: from *at on, every entry owned by
+ * self is added to out (on a refusal by the budget *failed is set and no
+ * more are added), every other one is appended to parts[owner] in the wire
+ * format, until about max_words words were appended.  Returns 1 if entries
+ * remain for another round. */
+int pb_frontier_split(const pb_frontier *in, pb_fcursor *at, int self, pb_frontier_owner owner, void *ctx,
+                      pb_frontier *out, pb_fwords *parts, size_t max_words, int *failed);
+
+/* Adds the entries of a block in the wire format, p .. end, to fr (t is
+ * scratch).  Returns -1 if the memory budget refused one (the rest are
+ * still read, none added). */
+int pb_frontier_take(pb_frontier *fr, const uint64_t *p, const uint64_t *end, mpz_t t);
+
 #endif

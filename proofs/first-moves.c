@@ -5,22 +5,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every route of the first turn (as many as there are: (2;4;2) has 136,
+ * some of them long), with the position after it. */
 typedef struct first_ctx {
-    int n;
-    int16_t nodes[64][64];
-    int len[64];
-    pb_position after[64];
+    int n, cap;
+    int16_t **nodes;
+    int *len;
+    pb_position *after;
+    int failed;        /* out of memory: the listing is not whole */
 } first_ctx;
 
 static int first_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
     first_ctx *x = c;
     (void)f;
-    if (x->n == 64 || r->len > 64) return 1;
+    if (x->n == x->cap) {
+        int cap = x->cap ? 2 * x->cap : 64;
+        int16_t **nodes = realloc(x->nodes, sizeof *nodes * (size_t)cap);
+        if (nodes) x->nodes = nodes;
+        int *len = realloc(x->len, sizeof *len * (size_t)cap);
+        if (len) x->len = len;
+        pb_position *aft = realloc(x->after, sizeof *aft * (size_t)cap);
+        if (aft) x->after = aft;
+        if (!nodes || !len || !aft) return x->failed = 1;
+        x->cap = cap;
+    }
+    x->nodes[x->n] = malloc(sizeof(int16_t) * (size_t)r->len);
+    if (!x->nodes[x->n]) return x->failed = 1;
     memcpy(x->nodes[x->n], r->nodes, sizeof(int16_t) * (size_t)r->len);
     x->len[x->n] = r->len;
     x->after[x->n] = *after;
     x->n++;
     return 0;
+}
+
+static void first_free(first_ctx *x) {
+    for (int i = 0; i < x->n; i++) free(x->nodes[i]);
+    free(x->nodes);
+    free(x->len);
+    free(x->after);
+    free(x);
 }
 
 /* Same drawn segments and ball (the player to move ignored). */
@@ -74,7 +97,14 @@ pb_check_outcome pb_claim_first_moves(const pb_proofs_opts *o, pb_proofs_result 
                 int d0;
                 pb_claim_walk_start(o, f, &gm, &start, &d0);
                 first_ctx *x = calloc(1, sizeof *x);
+                if (!x) return PB_CHECK_BAD_FIELD;
                 pb_routes_foreach(f, &start, first_route, x);
+                if (x->failed) {
+                    first_free(x);
+                    pb_game_free(&gm);
+                    pb_field_free(f);
+                    return PB_CHECK_BAD_FIELD;
+                }
                 int lr, full, cl;
                 first_classes(f, x, &lr, &full, &cl);
                 nf++;
@@ -100,7 +130,7 @@ pb_check_outcome pb_claim_first_moves(const pb_proofs_opts *o, pb_proofs_result 
                     }
                     bad++;
                 }
-                free(x);
+                first_free(x);
                 pb_game_free(&gm);
                 pb_field_free(f);
                 if (single) goto done;

@@ -16,8 +16,10 @@ work=${2:-$here/build-fuzz}
 cc=${CC_FUZZ:-clang}
 mkdir -p "$work/corpus"
 cp -n "$here"/tests/fuzz/corpus/* "$work/corpus/" 2>/dev/null || true
+# The solver is C11 with the POSIX and GNU extensions it uses (mmap's
+# MAP_ANONYMOUS), as the CMake build compiles it (CMAKE_C_EXTENSIONS).
 sources=$(ls "$here"/solver/*.c)
-"$cc" -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+"$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -fopenmp -I"$here/solver" "$here/tests/fuzz/record_fuzz.c" $sources -lm -o "$work/record_fuzz"
 cd "$work"
 ./record_fuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \

@@ -111,27 +111,27 @@ static void svg_layout(svg_ctx *c) {
 
 static void svg_head(svg_ctx *c) {
     pb_strbuf *b = &c->b;
-    pb_sb_printf(b,
+    pb_strbuf_printf(b,
               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
               "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
               c->width, c->height, c->width, c->height);
-    pb_sb_puts(b, "<title>");
-    pb_sb_xml(b, c->caption[0]);
-    pb_sb_puts(b, "</title>\n");
-    pb_sb_printf(b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", c->width, c->height);
+    pb_strbuf_puts(b, "<title>");
+    pb_strbuf_xml(b, c->caption[0]);
+    pb_strbuf_puts(b, "</title>\n");
+    pb_strbuf_printf(b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", c->width, c->height);
     for (int k = 0; k < c->ncap; k++) {
         const char *cls = k == c->ncap - 1 ? "caption result" : "caption";
-        pb_sb_printf(b, "<text class=\"%s\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cls, c->width / 2,
+        pb_strbuf_printf(b, "<text class=\"%s\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cls, c->width / 2,
                   22.0 + 19 * k, k == 0 ? "font-size=\"16\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#333\"");
-        pb_sb_xml(b, c->caption[k]);
-        pb_sb_puts(b, "</text>\n");
+        pb_strbuf_xml(b, c->caption[k]);
+        pb_strbuf_puts(b, "</text>\n");
     }
 }
 
 /* A rectangle of cells as a closed sub-path. */
 static void svg_cells(pb_strbuf *b, const svg_ctx *c, int x0, int y0, int x1, int y1) {
-    pb_sb_printf(b, "M%.1f %.1fH%.1fV%.1fH%.1fZ", px(c, x0), py(c, y0), px(c, x1), py(c, y1), px(c, x0));
+    pb_strbuf_printf(b, "M%.1f %.1fH%.1fV%.1fH%.1fZ", px(c, x0), py(c, y0), px(c, x1), py(c, y1), px(c, x0));
 }
 
 /* The player whose goal cell (cx, cy) is part of, or PB_NOBODY for a
@@ -149,29 +149,29 @@ static int goal_cell_owner(const pb_field *f, int cx, int cy) {
 static void svg_grid(svg_ctx *c) {
     const pb_field *f = c->f;
     pb_strbuf *b = &c->b;
-    pb_sb_puts(b, "<path class=\"grid\" fill=\"none\" stroke=\"#d4dae0\" stroke-width=\"0.8\" d=\"");
-    for (int x = 0; x < f->cols; x++) pb_sb_printf(b, "M%.1f %.1fV%.1f", px(c, x), py(c, f->rows - 1), py(c, 0));
-    for (int y = 0; y < f->rows; y++) pb_sb_printf(b, "M%.1f %.1fH%.1f", px(c, 0), py(c, y), px(c, f->cols - 1));
-    pb_sb_puts(b, "\"/>\n");
+    pb_strbuf_puts(b, "<path class=\"grid\" fill=\"none\" stroke=\"#d4dae0\" stroke-width=\"0.8\" d=\"");
+    for (int x = 0; x < f->cols; x++) pb_strbuf_printf(b, "M%.1f %.1fV%.1f", px(c, x), py(c, f->rows - 1), py(c, 0));
+    for (int y = 0; y < f->rows; y++) pb_strbuf_printf(b, "M%.1f %.1fH%.1f", px(c, 0), py(c, y), px(c, f->cols - 1));
+    pb_strbuf_puts(b, "\"/>\n");
 
     pb_strbuf area[3] = {{0}, {0}, {0}}; /* indexed by owner: Bottom's goal, Top's goal, field */
-    for (int k = 0; k < 3; k++) pb_sb_puts(&area[k], "");
+    for (int k = 0; k < 3; k++) pb_strbuf_puts(&area[k], "");
     for (int cy = 0; cy < f->rows - 1; cy++)
         for (int cx = 0; cx < f->cols - 1; cx++)
             if (pb_diagram_cell_playable(f, cx, cy)) svg_cells(&area[goal_cell_owner(f, cx, cy)], c, cx, cy, cx + 1, cy + 1);
-    pb_sb_printf(b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n", area[PB_NOBODY].s);
+    pb_strbuf_printf(b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n", area[PB_NOBODY].s);
     for (int p = 0; p < 2; p++)
-        if (area[p].n) pb_sb_printf(b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", player_key[p], goal_tint[p], area[p].s);
+        if (area[p].n) pb_strbuf_printf(b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", player_key[p], goal_tint[p], area[p].s);
     for (int k = 0; k < 3; k++) free(area[k].s);
 
-    pb_sb_puts(b, "<path class=\"grid-in\" fill=\"none\" stroke=\"#c3ccc0\" stroke-width=\"0.8\" d=\"");
+    pb_strbuf_puts(b, "<path class=\"grid-in\" fill=\"none\" stroke=\"#c3ccc0\" stroke-width=\"0.8\" d=\"");
     for (int y = 0; y < f->rows; y++)
         for (int x = 0; x < f->cols; x++) {
             int i = pb_at(f, x, y);
-            if (f->seg[i][PB_E] >= 0) pb_sb_printf(b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
-            if (f->seg[i][PB_N] >= 0) pb_sb_printf(b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
+            if (f->seg[i][PB_E] >= 0) pb_strbuf_printf(b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
+            if (f->seg[i][PB_N] >= 0) pb_strbuf_printf(b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
         }
-    pb_sb_puts(b, "\"/>\n");
+    pb_strbuf_puts(b, "\"/>\n");
 }
 
 /* Goal lines: a band in the defender's colour between the posts (for box
@@ -181,13 +181,13 @@ static void svg_goal_lines(svg_ctx *c) {
     for (int p = 0; p < 2; p++) {
         int y = p == PB_TOP ? f->line_y_top : f->line_y_bottom;
         int gy = p == PB_TOP ? f->goal_y_top : f->goal_y_bottom;
-        pb_sb_printf(&c->b,
+        pb_strbuf_printf(&c->b,
                   "<path class=\"goal-line %s\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"%s\" "
                   "stroke-width=\"%s\" stroke-linecap=\"butt\" d=\"M%.1f %.1fH%.1f",
                   player_key[p], player_colour[p], f->box ? "0.45" : "0.7", f->box ? "7" : "5", px(c, f->goal_x0),
                   py(c, y), px(c, f->goal_x1));
-        if (f->box) pb_sb_printf(&c->b, "M%.1f %.1fH%.1f", px(c, f->goal_x0), py(c, gy), px(c, f->goal_x1));
-        pb_sb_puts(&c->b, "\"/>\n");
+        if (f->box) pb_strbuf_printf(&c->b, "M%.1f %.1fH%.1f", px(c, f->goal_x0), py(c, gy), px(c, f->goal_x1));
+        pb_strbuf_puts(&c->b, "\"/>\n");
     }
 }
 
@@ -196,28 +196,28 @@ static void svg_goal_lines(svg_ctx *c) {
 static void svg_goal_labels(svg_ctx *c) {
     const pb_field *f = c->f;
     double x = px(c, f->cols - 1) + 14;
-    pb_sb_puts(&c->b, "<g class=\"attacks\" font-size=\"12\" font-weight=\"bold\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"attacks\" font-size=\"12\" font-weight=\"bold\">\n");
     for (int p = 0; p < 2; p++) {
         int attacker = p ^ 1;
         double y = (py(c, p == PB_TOP ? f->line_y_top : f->line_y_bottom) +
                     py(c, p == PB_TOP ? f->goal_y_top : f->goal_y_bottom)) / 2 + 4;
-        pb_sb_printf(&c->b, "<text class=\"attack %s\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s attacks %s</text>\n",
+        pb_strbuf_printf(&c->b, "<text class=\"attack %s\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s attacks %s</text>\n",
                   player_key[attacker], x, y, player_colour[attacker], pb_player_name(attacker),
                   p == PB_TOP ? "\u2191" : "\u2193");
     }
-    pb_sb_puts(&c->b, "</g>\n");
+    pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 static void svg_border(svg_ctx *c) {
     const pb_field *f = c->f;
-    pb_sb_puts(&c->b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
+    pb_strbuf_puts(&c->b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
                    "stroke-linecap=\"round\" stroke-linejoin=\"round\" d=\"");
     for (int y = 0; y < f->rows; y++)
         for (int x = 0; x < f->cols; x++) {
-            if (pb_diagram_border_seg(f, x, y, PB_E)) pb_sb_printf(&c->b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
-            if (pb_diagram_border_seg(f, x, y, PB_N)) pb_sb_printf(&c->b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
+            if (pb_diagram_border_seg(f, x, y, PB_E)) pb_strbuf_printf(&c->b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
+            if (pb_diagram_border_seg(f, x, y, PB_N)) pb_strbuf_printf(&c->b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
         }
-    pb_sb_puts(&c->b, "\"/>\n");
+    pb_strbuf_puts(&c->b, "\"/>\n");
 }
 
 /* Box goals: the bands lie under the border, which runs along the back of
@@ -236,38 +236,38 @@ static void svg_field(svg_ctx *c) {
 static void svg_nodes(svg_ctx *c) {
     const pb_field *f = c->f;
     char name[8];
-    pb_sb_puts(&c->b, "<g class=\"nodes\" fill=\"#8a939b\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"nodes\" fill=\"#8a939b\">\n");
     for (int i = 0; i < f->nlattice; i++) {
         if (!pb_is_node(f, i)) continue;
-        pb_sb_printf(&c->b, "<circle class=\"node\"");
-        if (c->o->replay) pb_sb_printf(&c->b, " id=\"node-%s\"", pb_node_name(f, i, name));
-        pb_sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", nx(c, i), ny(c, i));
+        pb_strbuf_printf(&c->b, "<circle class=\"node\"");
+        if (c->o->replay) pb_strbuf_printf(&c->b, " id=\"node-%s\"", pb_node_name(f, i, name));
+        pb_strbuf_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", nx(c, i), ny(c, i));
     }
-    pb_sb_puts(&c->b, "</g>\n");
+    pb_strbuf_puts(&c->b, "</g>\n");
     if (!c->o->names) return;
-    pb_sb_puts(&c->b, "<g class=\"names\" font-size=\"9\" fill=\"#6b7580\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"names\" font-size=\"9\" fill=\"#6b7580\">\n");
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i))
-            pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", nx(c, i) + 4, ny(c, i) - 4,
+            pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", nx(c, i) + 4, ny(c, i) - 4,
                       pb_node_name(f, i, name));
-    pb_sb_puts(&c->b, "</g>\n");
+    pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 /* Centre dot, posts, odd nodes. */
 static void svg_marks(svg_ctx *c) {
     const pb_field *f = c->f;
-    pb_sb_printf(&c->b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n", nx(c, f->centre),
+    pb_strbuf_printf(&c->b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n", nx(c, f->centre),
               ny(c, f->centre));
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i) && (f->flags[i] & PB_POST))
-            pb_sb_printf(&c->b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
+            pb_strbuf_printf(&c->b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
                       nx(c, i) - 5.5, ny(c, i) - 5.5);
     if (!c->o->odd) return;
-    pb_sb_puts(&c->b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i) && (f->flags[i] & PB_ODD))
-            pb_sb_printf(&c->b, "<circle class=\"odd\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"/>\n", nx(c, i), ny(c, i));
-    pb_sb_puts(&c->b, "</g>\n");
+            pb_strbuf_printf(&c->b, "<circle class=\"odd\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\"/>\n", nx(c, i), ny(c, i));
+    pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 /* Drawn segments in the drawer's colour: the shown turns solid, the
@@ -276,20 +276,20 @@ static void svg_marks(svg_ctx *c) {
 static void svg_lines(svg_ctx *c) {
     const pb_field *f = c->f;
     const pb_diagram_facts *d = c->d;
-    pb_sb_puts(&c->b, "<g class=\"lines\" stroke-width=\"3\" stroke-linecap=\"round\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"lines\" stroke-width=\"3\" stroke-linecap=\"round\">\n");
     for (int s = 0; s < f->nsegments; s++) {
         if (d->owner[s] == OWNER_NONE) continue;
         const pb_segment *sg = &f->segs[s];
         int who = d->owner[s], cont = d->turn[s] >= d->nshown;
-        pb_sb_printf(&c->b, "<line class=\"seg %s%s%s\"", player_key[who], d->kick[s] ? " kick" : "", cont ? " cont" : "");
-        if (c->o->replay) pb_sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", d->turn[s], d->step[s]);
-        pb_sb_printf(&c->b, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"", nx(c, sg->a), ny(c, sg->a),
+        pb_strbuf_printf(&c->b, "<line class=\"seg %s%s%s\"", player_key[who], d->kick[s] ? " kick" : "", cont ? " cont" : "");
+        if (c->o->replay) pb_strbuf_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", d->turn[s], d->step[s]);
+        pb_strbuf_printf(&c->b, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"", nx(c, sg->a), ny(c, sg->a),
                   nx(c, sg->b), ny(c, sg->b), player_colour[who]);
-        if (d->kick[s]) pb_sb_puts(&c->b, " stroke-dasharray=\"" DASH_KICK "\"");
-        if (cont) pb_sb_puts(&c->b, CONT_STYLE);
-        pb_sb_puts(&c->b, "/>\n");
+        if (d->kick[s]) pb_strbuf_puts(&c->b, " stroke-dasharray=\"" DASH_KICK "\"");
+        if (cont) pb_strbuf_puts(&c->b, CONT_STYLE);
+        pb_strbuf_puts(&c->b, "/>\n");
     }
-    pb_sb_puts(&c->b, "</g>\n");
+    pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 /* Does step k of a turn (nodes[k-1] to nodes[k]) run along a segment an
@@ -317,20 +317,20 @@ static void svg_kick_returns(svg_ctx *c) {
             double ox = -dy / n * 5, oy = dx / n * 5;
             const char *col = player_colour[gt->mover];
             if (!any)
-                pb_sb_puts(&c->b, "<g class=\"kick-returns\" fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\">\n");
+                pb_strbuf_puts(&c->b, "<g class=\"kick-returns\" fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\">\n");
             any = 1;
             if (!step_goes_back(c->f, gt, k - 1)) {
-                pb_sb_printf(&c->b, "<circle class=\"reflection\"");
-                if (c->o->replay) pb_sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
-                pb_sb_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"6\" stroke=\"%s\"/>\n", nx(c, a), ny(c, a), col);
+                pb_strbuf_printf(&c->b, "<circle class=\"reflection\"");
+                if (c->o->replay) pb_strbuf_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
+                pb_strbuf_printf(&c->b, " cx=\"%.1f\" cy=\"%.1f\" r=\"6\" stroke=\"%s\"/>\n", nx(c, a), ny(c, a), col);
             }
-            pb_sb_printf(&c->b, "<path class=\"kick-return %s\"", player_key[gt->mover]);
-            if (c->o->replay) pb_sb_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
-            pb_sb_printf(&c->b, " stroke=\"%s\" stroke-dasharray=\"" DASH_KICK "\" d=\"M%.1f %.1fL%.1f %.1f\"/>\n",
+            pb_strbuf_printf(&c->b, "<path class=\"kick-return %s\"", player_key[gt->mover]);
+            if (c->o->replay) pb_strbuf_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
+            pb_strbuf_printf(&c->b, " stroke=\"%s\" stroke-dasharray=\"" DASH_KICK "\" d=\"M%.1f %.1fL%.1f %.1f\"/>\n",
                          col, nx(c, a) + ox, ny(c, a) + oy, nx(c, e) + ox, ny(c, e) + oy);
         }
     }
-    if (any) pb_sb_puts(&c->b, "</g>\n");
+    if (any) pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 /* The number of every turn beside the node where it ends (a turn that
@@ -340,19 +340,19 @@ static void svg_kick_returns(svg_ctx *c) {
 static void svg_turn_numbers(svg_ctx *c) {
     const pb_game *g = c->g;
     if (g->nturns == 0) return;
-    pb_sb_puts(&c->b, "<g class=\"turn-numbers\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"turn-numbers\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">\n");
     for (int t = 0; t < g->nturns; t++) {
         const pb_game_turn *gt = &g->turns[t];
         int e = gt->nodes[gt->len - 1], cont = t >= c->d->nshown;
         const char *col = player_colour[gt->mover];
         double x = nx(c, e) + 10, y = ny(c, e) - 10;
-        pb_sb_printf(&c->b, "<g class=\"turn-no%s\" data-turn=\"%d\">", cont ? " cont" : "", t);
-        pb_sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>", x,
+        pb_strbuf_printf(&c->b, "<g class=\"turn-no%s\" data-turn=\"%d\">", cont ? " cont" : "", t);
+        pb_strbuf_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>", x,
                   y, cont ? "#fff" : col, col);
-        pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text></g>\n", x, y + 3.5, cont ? col : "#fff",
+        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text></g>\n", x, y + 3.5, cont ? col : "#fff",
                   t + 1);
     }
-    pb_sb_puts(&c->b, "</g>\n");
+    pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 /* The ball: filled where the shown position has it; a dashed ring where
@@ -360,11 +360,11 @@ static void svg_turn_numbers(svg_ctx *c) {
 static void svg_ball(svg_ctx *c) {
     int ball = pb_diagram_shown_ball(c->g, c->d->nshown), end = c->g->pos.ball;
     if (c->cont)
-        pb_sb_printf(&c->b,
+        pb_strbuf_printf(&c->b,
                   "<circle class=\"ball-end\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111\" "
                   "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
                   nx(c, end), ny(c, end));
-    pb_sb_printf(&c->b,
+    pb_strbuf_printf(&c->b,
               "<circle class=\"ball\" cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#111\" stroke=\"#fff\" "
               "stroke-width=\"2\"/>\n",
               nx(c, ball), ny(c, ball));
@@ -373,15 +373,15 @@ static void svg_ball(svg_ctx *c) {
 /* Coordinates: letters under the field, numbers left of it. */
 static void svg_coords(svg_ctx *c) {
     const pb_field *f = c->f;
-    pb_sb_puts(&c->b, "<g class=\"coords\" font-size=\"12\" fill=\"#444\" text-anchor=\"middle\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"coords\" font-size=\"12\" fill=\"#444\" text-anchor=\"middle\">\n");
     for (int x = 0; x < f->cols; x++) {
         char name[8];
-        pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(c, x), py(c, 0) + 22, pb_diagram_column_name(f, x, name));
+        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(c, x), py(c, 0) + 22, pb_diagram_column_name(f, x, name));
     }
     for (int y = 0; y < f->rows; y++)
-        pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(c, 0) - 14, py(c, y) + 4,
+        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(c, 0) - 14, py(c, y) + 4,
                   y + 1);
-    pb_sb_puts(&c->b, "</g>\n");
+    pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 /* One legend entry: a line sample (split between the colours of the
@@ -396,22 +396,22 @@ typedef struct legend_item {
 static double legend_width(const legend_item *it) { return 40 + 7.2 * (double)strlen(it->label); }
 
 static void legend_draw(svg_ctx *c, const legend_item *it, double x, double y) {
-    pb_sb_printf(&c->b, "<g class=\"%s\">", it->cls);
+    pb_strbuf_printf(&c->b, "<g class=\"%s\">", it->cls);
     if (!it->players) {
-        pb_sb_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"/>", x + 12, y - 4, it->dot);
+        pb_strbuf_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"/>", x + 12, y - 4, it->dot);
     } else {
         int n = (it->players & 1) + (it->players >> 1 & 1), k = 0;
         for (int p = 0; p < 2; p++) {
             if (!(it->players >> p & 1)) continue;
             double w = 24.0 / n;
-            pb_sb_printf(&c->b, "<path d=\"M%.1f %.1fh%.1f\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"",
+            pb_strbuf_printf(&c->b, "<path d=\"M%.1f %.1fh%.1f\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"",
                       x + k * w, y - 4, w, player_colour[p]);
-            if (it->style) pb_sb_puts(&c->b, it->style);
-            pb_sb_puts(&c->b, "/>");
+            if (it->style) pb_strbuf_puts(&c->b, it->style);
+            pb_strbuf_puts(&c->b, "/>");
             k++;
         }
     }
-    pb_sb_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n", x + 30, y, it->label);
+    pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n", x + 30, y, it->label);
 }
 
 /* Legend, one row, centred: the players, then only the styles the
@@ -433,12 +433,12 @@ static void svg_legend(svg_ctx *c) {
     double wsum = 0;
     for (int k = 0; k < n; k++) wsum += legend_width(&items[k]);
     double x = c->width / 2 - wsum / 2;
-    pb_sb_puts(&c->b, "<g class=\"legend\" font-size=\"12\" fill=\"#222\">\n");
+    pb_strbuf_puts(&c->b, "<g class=\"legend\" font-size=\"12\" fill=\"#222\">\n");
     for (int k = 0; k < n; k++) {
         legend_draw(c, &items[k], x, c->legend_y);
         x += legend_width(&items[k]);
     }
-    pb_sb_puts(&c->b, "</g>\n");
+    pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
@@ -461,7 +461,7 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
     svg_ball(&c);
     svg_coords(&c);
     svg_legend(&c);
-    pb_sb_puts(&c.b, "</svg>\n");
+    pb_strbuf_puts(&c.b, "</svg>\n");
     free(c.d);
     return c.b.s;
 }

@@ -143,10 +143,10 @@ static void text_nodes(tgrid *t, const pb_game *g, const pb_diagram_opts *o, con
 static char *text_out(const tgrid *t, const pb_field *f, int color) {
     static const char *colour[3] = {"\033[31m", "\033[34m", "\033[90m"}; /* Bottom red, Top blue */
     pb_strbuf b = {0};
-    pb_sb_puts(&b, "");
+    pb_strbuf_puts(&b, "");
     for (int r = 0; r < t->h; r++) {
-        if (r % 2 == 0) pb_sb_printf(&b, "%2d  ", f->rows - r / 2);
-        else pb_sb_puts(&b, "    ");
+        if (r % 2 == 0) pb_strbuf_printf(&b, "%2d  ", f->rows - r / 2);
+        else pb_strbuf_puts(&b, "    ");
         int last = t->w - 1;
         while (last >= 0 && !strcmp(t->c[r * t->w + last].g, " ")) last--;
         int cur = -1;
@@ -154,21 +154,21 @@ static char *text_out(const tgrid *t, const pb_field *f, int color) {
             const tcell *c = &t->c[r * t->w + k];
             int want = color ? c->who : -1;
             if (want != cur) {
-                pb_sb_puts(&b, want < 0 ? "\033[0m" : colour[want]);
+                pb_strbuf_puts(&b, want < 0 ? "\033[0m" : colour[want]);
                 cur = want;
             }
-            pb_sb_puts(&b, c->g);
+            pb_strbuf_puts(&b, c->g);
         }
-        if (cur >= 0) pb_sb_puts(&b, "\033[0m");
-        pb_sb_puts(&b, "\n");
+        if (cur >= 0) pb_strbuf_puts(&b, "\033[0m");
+        pb_strbuf_puts(&b, "\n");
     }
-    pb_sb_puts(&b, "    ");
+    pb_strbuf_puts(&b, "    ");
     for (int x = 0; x < f->cols; x++) {
         char name[8];
-        pb_sb_printf(&b, "%-4s", pb_diagram_column_name(f, x, name));
+        pb_strbuf_printf(&b, "%-4s", pb_diagram_column_name(f, x, name));
     }
     while (b.n > 0 && b.s[b.n - 1] == ' ') b.s[--b.n] = 0;
-    pb_sb_puts(&b, "\n");
+    pb_strbuf_puts(&b, "\n");
     return b.s;
 }
 

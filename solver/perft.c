@@ -1,6 +1,7 @@
 /* perft.c - counting turn sequences and distinct positions. */
 #include "perft.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "posset.h"
@@ -50,21 +51,33 @@ int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row
     return filled;
 }
 
+/* What a depth-first perft over single steps counts: the turn sequences
+ * of d turns (perft(d)) and the steps it takes on the way. */
+typedef struct step_counts {
+    uint64_t sequences, steps;
+} step_counts;
+
 /* Depth-first over single steps: a bounce recurses with the same depth. */
-static uint64_t dfs_steps(const pb_field *f, pb_position *p, int d) {
-    uint64_t n = 0;
+static void dfs_steps(const pb_field *f, pb_position *p, int d, step_counts *c) {
     int from = p->ball;
     for (int dir = 0; dir < 8; dir++) {
         if (!pb_free(f, p, from, dir)) continue;
         pb_undo u;
         int loser;
         pb_step_result r = pb_step(f, p, dir, &u, &loser);
-        if (r == PB_STEP_BOUNCE) n += dfs_steps(f, p, d);
-        else if (d == 1) n++;
-        else if (r == PB_STEP_STOP) n += dfs_steps(f, p, d - 1);
+        c->steps++;
+        if (r == PB_STEP_BOUNCE) dfs_steps(f, p, d, c);
+        else if (d == 1) c->sequences++;
+        else if (r == PB_STEP_STOP) dfs_steps(f, p, d - 1, c);
         pb_unstep(f, p, &u);
     }
-    return n;
+}
+
+uint64_t pb_perft_steps(const pb_field *f, pb_position *p, int d) {
+    assert(f->spec.rules != PB_RULES_TRIPLE);
+    step_counts c = {0, 0};
+    if (d > 0) dfs_steps(f, p, d, &c);
+    return c.steps;
 }
 
 typedef struct dfs_ctx {
@@ -81,7 +94,11 @@ static int dfs_route(void *c, const pb_field *f, pb_position *after, const pb_ro
 
 uint64_t pb_perft_dfs(const pb_field *f, pb_position *p, int d) {
     if (d == 0) return 1;
-    if (f->spec.rules != PB_RULES_TRIPLE) return dfs_steps(f, p, d);
+    if (f->spec.rules != PB_RULES_TRIPLE) {
+        step_counts c = {0, 0};
+        dfs_steps(f, p, d, &c);
+        return c.sequences;
+    }
     dfs_ctx x = {d, 0};
     pb_routes_foreach(f, p, dfs_route, &x);
     return x.n;

@@ -19,7 +19,12 @@ typedef struct pb_perft_row {
 int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row *rows);
 
 /* Plain depth-first perft (no table): the number of turn sequences of
- * exactly d turns.  Also the inner loop of the benchmark. */
+ * exactly d turns. */
 uint64_t pb_perft_dfs(const pb_field *f, pb_position *p, int d);
+
+/* The single steps (pb_step calls) that pb_perft_dfs(d) takes under the
+ * bounce rules (book, hockey): the measure of the move-generation
+ * benchmark. */
+uint64_t pb_perft_steps(const pb_field *f, pb_position *p, int d);
 
 #endif

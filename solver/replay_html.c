@@ -134,11 +134,11 @@ static void stop_note(const pb_game *g, const pb_replay_opts *o, int j, char *bu
 }
 
 static void page_head(pb_strbuf *b, const char *title) {
-    pb_sb_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    pb_sb_xml(b, title);
-    pb_sb_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", page_style);
-    pb_sb_xml(b, title);
-    pb_sb_puts(b, "</h1>\n<div id=\"main\">\n");
+    pb_strbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    pb_strbuf_xml(b, title);
+    pb_strbuf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", page_style);
+    pb_strbuf_xml(b, title);
+    pb_strbuf_puts(b, "</h1>\n<div id=\"main\">\n");
 }
 
 /* The board: the diagram of the whole game, with the start's ball and
@@ -151,16 +151,16 @@ static void page_board(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) 
     const char *start = svg;
     if (!strncmp(start, "<?xml", 5)) start = strchr(start, '\n') + 1;
     stop_note(g, o, 0, note, sizeof note);
-    pb_sb_printf(b, "<div id=\"board\" data-ball=\"%s\" data-note=\"",
+    pb_strbuf_printf(b, "<div id=\"board\" data-ball=\"%s\" data-note=\"",
                  pb_node_name(g->field, g->nturns ? g->turns[0].nodes[0] : g->pos.ball, name));
-    pb_sb_xml(b, note);
-    pb_sb_printf(b, "\">\n%s</div>\n", start);
+    pb_strbuf_xml(b, note);
+    pb_strbuf_printf(b, "\">\n%s</div>\n", start);
     free(svg);
 }
 
 static void page_panel(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) {
     const pb_field *f = g->field;
-    pb_sb_puts(b, "<div id=\"panel\">\n<div id=\"controls\">"
+    pb_strbuf_puts(b, "<div id=\"panel\">\n<div id=\"controls\">"
                   "<button id=\"first\" title=\"start (Home)\">|&#x25C0;</button>"
                   "<button id=\"prev-turn\" title=\"previous turn (Up)\">&#x25C0;&#x25C0;</button>"
                   "<button id=\"prev\" title=\"previous step (Left)\">&#x25C0;</button>"
@@ -178,18 +178,18 @@ static void page_panel(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) 
     assert(route);
     for (int t = 0; t < g->nturns; t++) {
         const pb_game_turn *gt = &g->turns[t];
-        pb_sb_printf(b, "<li class=\"%s%s\" data-mover=\"%s\" data-nodes=\"", gt->mover == PB_TOP ? "top" : "bottom",
+        pb_strbuf_printf(b, "<li class=\"%s%s\" data-mover=\"%s\" data-nodes=\"", gt->mover == PB_TOP ? "top" : "bottom",
                      t >= from ? " cont" : "", pb_player_name(gt->mover));
-        for (int k = 0; k < gt->len; k++) pb_sb_printf(b, "%s%s", k ? " " : "", pb_node_name(f, gt->nodes[k], name));
+        for (int k = 0; k < gt->len; k++) pb_strbuf_printf(b, "%s%s", k ? " " : "", pb_node_name(f, gt->nodes[k], name));
         stop_note(g, o, t + 1, note, sizeof note);
-        pb_sb_puts(b, "\" data-note=\"");
-        pb_sb_xml(b, note);
-        pb_sb_puts(b, "\">");
-        pb_sb_xml(b, pb_route_format(f, gt->nodes, gt->len, gt->kick, route, cap));
-        pb_sb_puts(b, "</li>\n");
+        pb_strbuf_puts(b, "\" data-note=\"");
+        pb_strbuf_xml(b, note);
+        pb_strbuf_puts(b, "\">");
+        pb_strbuf_xml(b, pb_route_format(f, gt->nodes, gt->len, gt->kick, route, cap));
+        pb_strbuf_puts(b, "</li>\n");
     }
     free(route);
-    pb_sb_puts(b, "</ol>\n<p class=\"help\">Keys: Right / Left one step, Down / Up (or Shift+Right / Left) one "
+    pb_strbuf_puts(b, "</ol>\n<p class=\"help\">Keys: Right / Left one step, Down / Up (or Shift+Right / Left) one "
                   "turn, Home / End the start and the end.  Click a turn to jump to its end.</p>\n</div>\n</div>\n");
 }
 
@@ -203,6 +203,6 @@ char *pb_replay_html(const pb_game *g, const pb_replay_opts *o) {
     page_head(&b, title);
     page_board(&b, g, o);
     page_panel(&b, g, o);
-    pb_sb_printf(&b, "<script>\n%s</script>\n</body>\n</html>\n", page_script);
+    pb_strbuf_printf(&b, "<script>\n%s</script>\n</body>\n</html>\n", page_script);
     return b.s;
 }

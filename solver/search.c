@@ -101,17 +101,6 @@ static int end_value(int loser, int me) {
     return loser == PB_NOBODY ? PB_DRAW : loser == me ? PB_LOSS : PB_WIN;
 }
 
-size_t pb_peak_rss(void) {
-    FILE *in = fopen("/proc/self/status", "r");
-    char line[256];
-    size_t kb = 0;
-    if (!in) return 0;
-    while (fgets(line, sizeof line, in))
-        if (!strncmp(line, "VmHWM:", 6)) kb = (size_t)strtoull(line + 6, NULL, 10);
-    fclose(in);
-    return kb * 1024;
-}
-
 static int8_t (*make_score_owner(const pb_field *f))[8] {
     int8_t(*so)[8] = malloc(sizeof *so * (size_t)f->nlattice);
     for (int i = 0; i < f->nlattice; i++)

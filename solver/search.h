@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "process.h"
 #include "tt.h"
 #include "turn.h"
 
@@ -133,6 +134,5 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 void pb_solver_set_limit(pb_solver *s, double seconds);
 
 const char *pb_value_name(int v);   /* "win", "draw", "loss", "unknown" */
-size_t pb_peak_rss(void);           /* bytes */
 
 #endif

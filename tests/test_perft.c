@@ -89,11 +89,75 @@ static void test_mirror_invariance(void **state) {
     pb_field_free(f);
 }
 
+/* The steps of a depth-first perft counted another way, from the routes:
+ * the routes of one turn, listed in depth-first order (turn.h), are the
+ * leaves of a tree of prefixes with one step per edge, and each route adds
+ * the steps beyond its common prefix with the route before it. */
+typedef struct prefix_ctx {
+    int d;
+    uint64_t steps;
+    int16_t prev[256];
+    int prevlen;
+} prefix_ctx;
+
+static uint64_t steps_by_routes(const pb_field *f, pb_position *p, int d);
+
+static int prefix_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    prefix_ctx *x = c;
+    assert_true(r->len <= 256);
+    int k = 0;
+    while (k < r->len && k < x->prevlen && r->nodes[k] == x->prev[k]) k++;
+    assert_true(k >= 1);   /* every route starts at the ball */
+    x->steps += (uint64_t)(r->len - k);
+    memcpy(x->prev, r->nodes, sizeof(int16_t) * (size_t)r->len);
+    x->prevlen = r->len;
+    if (x->d > 1 && r->end == PB_END_NONE) x->steps += steps_by_routes(f, after, x->d - 1);
+    return 0;
+}
+
+static uint64_t steps_by_routes(const pb_field *f, pb_position *p, int d) {
+    prefix_ctx x;
+    x.d = d, x.steps = 0, x.prev[0] = p->ball, x.prevlen = 1;
+    pb_routes_foreach(f, p, prefix_route, &x);
+    return x.steps;
+}
+
+static void test_steps(void **state) {
+    (void)state;
+    /* By hand: the first turn on (2;6;8) is one step to each of the eight
+     * empty neighbours of the centre. */
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW);
+    pb_position p;
+    pb_position_start(f, &p, PB_TOP);
+    assert_int_equal(pb_perft_steps(f, &p, 1), 8);
+    pb_field_free(f);
+    static const perft_case cases[] = {
+        {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, 4},
+        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_HOCKEY, 2, 4, 4, 1, PB_DEAD_END_DRAW, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const perft_case *c = &cases[k];
+        f = ts_field(c->rules, c->g, c->w, c->l, c->s, c->de);
+        pb_position_start(f, &p, PB_TOP);
+        for (int d = 1; d <= c->depth; d++) {
+            uint64_t steps = pb_perft_steps(f, &p, d), ref = steps_by_routes(f, &p, d);
+            if (steps != ref)
+                fail_msg("%s (%d;%d;%d) depth %d: %llu steps, %llu by routes", pb_rules_name(c->rules), c->g, c->w,
+                         c->l, d, (unsigned long long)steps, (unsigned long long)ref);
+            assert_true(steps >= pb_perft_dfs(f, &p, d));
+        }
+        pb_field_free(f);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_turns),
         cmocka_unit_test(test_against_naive),
         cmocka_unit_test(test_mirror_invariance),
+        cmocka_unit_test(test_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

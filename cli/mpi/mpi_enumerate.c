@@ -60,48 +60,14 @@ long long pb_cluster_max(const pb_cluster *c, long long v) {
     return m;
 }
 
-/* A growable vector of words. */
-typedef struct words {
-    uint64_t *w;
-    size_t n, cap;
-} words;
-
-static void words_push(words *v, uint64_t x) {
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 1024;
-        v->w = realloc(v->w, v->cap * sizeof *v->w);
-        if (!v->w) abort();
-    }
-    v->w[v->n++] = x;
-}
-
-/* A count on the wire: a small count is one word below 2^63; a big one is
- * the word 2^63 | n followed by its n 64-bit limbs, least significant
- * first. */
-static void put_count(words *v, pb_fcount c) {
-    if (!c.big) {
-        assert(c.small < PB_FRONTIER_SPILL);
-        words_push(v, c.small);
-        return;
-    }
-    assert(mpz_sgn(c.big) > 0);
-    size_t n = (mpz_sizeinbase(c.big, 2) + 63) / 64;
-    words_push(v, PB_FRONTIER_SPILL | n);
-    size_t at = v->n;
-    for (size_t i = 0; i < n; i++) words_push(v, 0);
-    size_t got = 0;
-    mpz_export(v->w + at, &got, -1, sizeof(uint64_t), 0, 0, c.big);
-    assert(got == n);
-}
-
 /* Sums v[0..n-1] over the processes: each exports its values, all gather
  * all, each adds them up (exactly, in rank order). */
 static void sum_mpz(void *ctx, mpz_t *v, int n) {
     pb_cluster *c = ctx;
-    words out = {0};
+    pb_fwords out = {0};
     for (int i = 0; i < n; i++) {
-        if (mpz_sgn(v[i]) == 0) words_push(&out, 0);
-        else put_count(&out, (pb_fcount){0, v[i]});
+        if (mpz_sgn(v[i]) == 0) pb_fwords_push(&out, 0);
+        else pb_frontier_put_count(&out, (pb_fcount){0, v[i]});
     }
     int len = (int)out.n, *lens = malloc(sizeof(int) * (size_t)c->nranks),
         *displs = malloc(sizeof(int) * (size_t)c->nranks);
@@ -115,20 +81,14 @@ static void sum_mpz(void *ctx, mpz_t *v, int n) {
     for (int i = 0; i < n; i++) mpz_set_ui(v[i], 0);
     for (int r = 0; r < c->nranks; r++) {
         const uint64_t *p = all + displs[r];
-        for (int i = 0; i < n; i++) {
-            uint64_t w = *p++;
-            size_t k = w & PB_FRONTIER_SPILL ? (size_t)(w & ~PB_FRONTIER_SPILL) : 1;
-            mpz_import(t, k, -1, sizeof(uint64_t), 0, 0, w & PB_FRONTIER_SPILL ? p : &w);
-            if (w & PB_FRONTIER_SPILL) p += k;
-            mpz_add(v[i], v[i], t);
-        }
+        for (int i = 0; i < n; i++) pb_fcount_add_to(v[i], pb_frontier_get_count(&p, t));
         assert(p == all + displs[r] + lens[r]);
     }
     mpz_clear(t);
     free(all);
     free(lens);
     free(displs);
-    free(out.w);
+    pb_fwords_free(&out);
 }
 
 static void sum_u64(void *ctx, uint64_t *v, int n) {
@@ -136,74 +96,39 @@ static void sum_u64(void *ctx, uint64_t *v, int n) {
     MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 }
 
-/* Adds the entries of a received block (key, count, key, count ...) to
- * out.  Returns -1 if the memory budget refused one. */
-static int take(pb_frontier *out, const uint64_t *p, const uint64_t *end, mpz_t t) {
-    int kw = out->kw, rc = 0;
-    while (p < end) {
-        const uint64_t *key = p;
-        p += kw;
-        uint64_t w = *p++;
-        pb_fcount c = {w, NULL};
-        if (w & PB_FRONTIER_SPILL) {
-            size_t k = (size_t)(w & ~PB_FRONTIER_SPILL);
-            mpz_import(t, k, -1, sizeof(uint64_t), 0, 0, p);
-            p += k;
-            c.small = 0, c.big = t;
-        }
-        if (!rc && pb_frontier_add(out, key, pb_frontier_hash(key, kw), c) < 0) rc = -1;
-    }
-    return rc;
+static int owner_of(void *ctx, const uint64_t *key) {
+    const pb_cluster *c = ctx;
+    return pb_enum_owner(c->field, key, c->nranks);
 }
 
+/* Sends every entry of *next to its owner (pb_enum_owner) in rounds, and
+ * replaces *next by this process's part.  The frontier packs and unpacks
+ * the entries (its wire format); here they are only moved. */
 static int exchange(void *ctx, pb_frontier **next, int stop) {
     pb_cluster *c = ctx;
     int K = c->nranks, global = 0;
     MPI_Allreduce(&stop, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (global || !*next) return global;
     pb_frontier *in = *next, *out = pb_frontier_new(in->kw, in->small_max, in->mem);
-    int failed = !out, kw = in->kw;
-    const pb_field *f = c->field;
-    words *buf = calloc((size_t)K, sizeof(words));
+    int failed = !out;
+    pb_fwords *buf = calloc((size_t)K, sizeof(pb_fwords));
     int *scount = malloc(sizeof(int) * (size_t)K * 4), *sdispl = scount + K, *rcount = scount + 2 * K,
         *rdispl = scount + 3 * K;
-    words send = {0};
+    pb_fwords send = {0};
     uint64_t *recv = NULL;
     size_t recvcap = 0;
     mpz_t t;
     mpz_init(t);
-    int s = 0;
-    size_t i = 0;
+    pb_fcursor at = {0, 0};
     for (;;) {
-        /* Pack one round: successors owned here go straight into out. */
-        size_t total = 0;
+        /* One round: successors owned here go straight into out. */
         for (int r = 0; r < K; r++) buf[r].n = 0;
-        while (s < PB_FRONTIER_SHARDS && total < CHUNK_WORDS) {
-            const pb_fshard *sh = &in->shard[s];
-            if (i >= sh->cap) {
-                s++, i = 0;
-                continue;
-            }
-            if (pb_frontier_used(in, sh, i)) {
-                const uint64_t *key = pb_frontier_key(in, sh, i);
-                pb_fcount cnt = pb_frontier_count(in, sh, i);
-                int o = pb_enum_owner(f, key, K);
-                if (o == c->rank) {
-                    if (!failed && pb_frontier_add(out, key, pb_frontier_hash(key, kw), cnt) < 0) failed = 1;
-                } else {
-                    size_t before = buf[o].n;
-                    for (int w = 0; w < kw; w++) words_push(&buf[o], key[w]);
-                    put_count(&buf[o], cnt);
-                    total += buf[o].n - before;
-                }
-            }
-            i++;
-        }
+        int more = pb_frontier_split(in, &at, c->rank, owner_of, c, out, buf, CHUNK_WORDS, &failed);
         send.n = 0;
         for (int r = 0; r < K; r++) {
             sdispl[r] = (int)send.n;
             scount[r] = (int)buf[r].n;
-            for (size_t j = 0; j < buf[r].n; j++) words_push(&send, buf[r].w[j]);
+            for (size_t j = 0; j < buf[r].n; j++) pb_fwords_push(&send, buf[r].w[j]);
         }
         MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
         size_t rtotal = 0;
@@ -214,15 +139,15 @@ static int exchange(void *ctx, pb_frontier **next, int stop) {
             if (!recv) abort();
         }
         MPI_Alltoallv(send.w, scount, sdispl, MPI_UINT64_T, recv, rcount, rdispl, MPI_UINT64_T, MPI_COMM_WORLD);
-        if (!failed && take(out, recv, recv + rtotal, t) < 0) failed = 1;
-        int more = s < PB_FRONTIER_SHARDS, anymore = 0;
+        if (!failed && pb_frontier_take(out, recv, recv + rtotal, t) < 0) failed = 1;
+        int anymore = 0;
         MPI_Allreduce(&more, &anymore, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (!anymore) break;
     }
     mpz_clear(t);
-    for (int r = 0; r < K; r++) free(buf[r].w);
+    for (int r = 0; r < K; r++) pb_fwords_free(&buf[r]);
     free(buf);
-    free(send.w);
+    pb_fwords_free(&send);
     free(recv);
     free(scount);
     if (out) {

@@ -23,11 +23,11 @@ run --field 2,2,4 --depth 4 --csv --quiet > e.csv || fail "enumerate --csv faile
 "$P" perft --field 2,2,4 --depth 4 > p.txt || fail "perft failed"
 for d in 1 2 3 4; do
     want=$(awk -v d=$d '$1 == d { print $2, $3, $4 }' p.txt)
-    # columns: rules,field,setback,dead_end,depth,positions,classes_lr,classes_full,sequences,finished
-    got=$(awk -F, -v d=$d '$5 == d { print $9, $6, $10 }' e.csv)
+    # columns: rules,goal,width,length,setback,dead_end,depth,positions,classes_lr,classes_full,sequences,finished
+    got=$(awk -F, -v d=$d '$7 == d { print $11, $8, $12 }' e.csv)
     [ -n "$want" ] && [ "$want" = "$got" ] || fail "depth $d: perft says '$want', enumerate '$got'"
 done
-[ "$(head -1 e.csv | cut -d, -f5-10)" = "depth,positions,classes_lr,classes_full,sequences,finished" ] \
+[ "$(head -1 e.csv | cut -d, -f1-12)" = "rules,goal,width,length,setback,dead_end,depth,positions,classes_lr,classes_full,sequences,finished" ] \
     || fail "CSV header"
 
 # JSON: exact integers, totals.

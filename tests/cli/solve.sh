@@ -93,7 +93,7 @@ p=$(printf 'value\nhint\nnonsense\nquit\n' | "$pb" play --vs-solver --field 2,4,
 check "play exit" 0 "$st"
 contains "play value" "value: " "$p"
 contains "play hint" "hint (" "$p"
-contains "play bad input" "not a route or command" "$p"
+contains "play bad input" "refused:" "$p"
 # The person follows the hints to the end and must get the value promised.
 v=$("$pb" solve --field 2,4,4 --quiet --json | field "d['value']")
 log=$(for i in $(seq 1 30); do echo go; done | "$pb" play --vs-solver --field 2,4,4)

@@ -1,0 +1,420 @@
+/* cmd_tb.c - `paperball tb`: build, probe, verify and describe tablebases
+ * (tablebase/tablebase.h, docs/tablebase.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../solver/diagram.h"
+#include "../solver/search.h"
+#include "../tablebase/line.h"
+#include "../tablebase/tablebase.h"
+#include "../solver/json.h"
+#include "cli.h"
+
+/* What `paperball tb --help` and each subcommand's --help say first. */
+static const char about_tb[] =
+    "Tablebases (book and hockey): every position between turns reachable from the\n"
+    "start (or from --record), with its value and distance for the player to move\n"
+    "(the turns still to be played with perfect play).  docs/tablebase.md.\n";
+
+static const char *value_key(uint8_t v) {
+    int x = pb_tb_value(v);
+    return x > 0 ? "win" : x < 0 ? "loss" : "draw";
+}
+
+/* ---- build and estimate ---- */
+
+static void print_estimate(const pb_field *f, const pb_position *root, FILE *out) {
+    double est[PB_MAX_LATTICE + 1];
+    int exact_upto;
+    int dmax = pb_tb_estimate(f, root, 200000, 20000, 1, est, &exact_upto);
+    int widest = pb_tb_layer_of(f, root);
+    for (int d = widest; d <= dmax; d++)
+        if (est[d] > est[widest]) widest = d;
+    pb_tb_keyfmt k;
+    pb_tb_keyfmt_init(&k, f);
+    fprintf(out, "estimate: layers %d..%d, exact up to layer %d, sampled after\n", pb_tb_layer_of(f, root), dmax,
+            exact_upto);
+    for (int d = pb_tb_layer_of(f, root); d <= dmax; d++)
+        fprintf(out, "estimate: layer %d: %s%.0f classes\n", d, d > exact_upto ? "~" : "", est[d]);
+    double peak = 0;
+    for (int d = pb_tb_layer_of(f, root); d < dmax; d++) {
+        double b = (est[d] + est[d + 1]) * (8.0 * k.kw + 1);
+        if (b > peak) peak = b;
+    }
+    fprintf(out, "estimate: widest layer %d with %s%.0f classes; two layers in memory need ~%.2f GiB\n", widest,
+            widest > exact_upto ? "~" : "", est[widest], peak / (1 << 30));
+}
+
+static int tb_build(int argc, char **argv, int estimate_only) {
+    pb_opts o;
+    pb_field *f;
+    pb_game g;
+    const pb_option build_options[] = {
+        PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_TEXT("out", "FILE", &o.out, "the tablebase file to write"),
+        PB_OPT_THREADS(o, "OpenMP threads"),
+        PB_OPT_MEMORY(o, "budget for the layers in memory; over it the build stops\n"
+                         "(exit status 4) keeping its finished layers: rerun to go on"),
+        PB_OPT_JSON(o), PB_OPT_QUIET(o), PB_OPT_END};
+    const pb_option estimate_options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_END};
+    const pb_command build = {"tb build", "[options] --out FILE [RECORD-FILE|-]",
+                              "Builds the tablebase of the start (or of the record's position): layers found\n"
+                              "forward and kept beside FILE, solved backward, written into FILE.  First\n"
+                              "estimates every layer's size from a sample (not with --quiet).\n",
+                              build_options, 1};
+    const pb_command estimate = {"tb estimate", "[options] [RECORD-FILE|-]",
+                                 "The size of every layer of a tablebase, counted exactly while small, then\n"
+                                 "estimated from samples (capture-recapture; docs/tablebase.md).\n",
+                                 estimate_options, 1};
+    int rc = pb_cli_begin(estimate_only ? &estimate : &build, argc, argv, &o, &f, &g);
+    if (rc != PB_CLI_GO) return rc;
+    rc = PB_EXIT_OK;
+    if (f->spec.rules == PB_RULES_TRIPLE) {
+        rc = pb_fail(PB_EXIT_USAGE, "tablebases are built for book and hockey only: triple turns have no layering "
+                                    "in which every turn goes one layer deeper (docs/tablebase.md)");
+    } else if (g.end != PB_END_NONE) {
+        rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to tabulate");
+    } else if (!estimate_only && !o.out) {
+        rc = pb_fail(PB_EXIT_USAGE, "tb build needs --out FILE");
+    }
+    if (rc != PB_EXIT_OK || estimate_only) {
+        if (rc == PB_EXIT_OK) print_estimate(f, &g.pos, stdout);
+        pb_game_free(&g);
+        pb_field_free(f);
+        return rc;
+    }
+    if (!o.quiet) print_estimate(f, &g.pos, stderr);
+    pb_tb_build_opts bo;
+    memset(&bo, 0, sizeof bo);
+    bo.threads = o.threads;
+    bo.memory = o.memory ? pb_parse_size(o.memory) : 0;
+    bo.progress = o.quiet ? NULL : stderr;
+    pb_tb_build_result res;
+    pb_tb_status st = pb_tb_build(f, &g.pos, o.out, &bo, &res);
+    if (st != PB_TB_OK) {
+        rc = pb_fail(st == PB_TB_BAD ? PB_EXIT_USAGE : st == PB_TB_MEMORY ? PB_EXIT_MEMORY : PB_EXIT_WRITE, "%s",
+                     res.message);
+    } else {
+        char desc[128], vb[32];
+        double bpp = res.positions ? (double)res.file_bytes / (double)res.positions : 0;
+        if (o.json) {
+            pb_json j;
+            pb_json_init(&j, stdout);
+            pb_json_object(&j, NULL);
+            pb_json_str(&j, "rules", pb_rules_name(f->spec.rules));
+            pb_json_str(&j, "field", pb_field_describe(f, desc, sizeof desc));
+            pb_json_str(&j, "file", o.out);
+            pb_json_int(&j, "first_layer", res.d0);
+            pb_json_int(&j, "last_layer", res.dmax);
+            pb_json_uint(&j, "classes", res.classes);
+            pb_json_uint(&j, "positions", res.positions);
+            pb_json_int(&j, "widest_layer", res.widest_layer);
+            pb_json_uint(&j, "widest_classes", res.widest_classes);
+            pb_json_str(&j, "value", value_key(res.root_value));
+            pb_json_int(&j, "distance", res.root_value ? pb_tb_distance(res.root_value) : 0);
+            pb_json_int(&j, "bytes", res.file_bytes);
+            pb_json_num(&j, "bytes_per_position", "%.3f", bpp);
+            pb_json_int(&j, "peak_memory", res.peak_memory);
+            pb_json_num(&j, "seconds", "%.3f", res.seconds);
+            pb_json_num(&j, "forward_seconds", "%.3f", res.forward_seconds);
+            pb_json_num(&j, "backward_seconds", "%.3f", res.backward_seconds);
+            pb_json_num(&j, "cpu_seconds", "%.3f", res.cpu_seconds);
+            pb_json_end(&j);
+        } else {
+            printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
+            printf("file         %s, %lld bytes, %.3f bytes per position\n", o.out, res.file_bytes, bpp);
+            printf("layers       %d..%d, widest %d (%llu classes)\n", res.d0, res.dmax, res.widest_layer,
+                   (unsigned long long)res.widest_classes);
+            printf("stored       %llu classes (left-right mirror classes) = %llu positions\n",
+                   (unsigned long long)res.classes, (unsigned long long)res.positions);
+            printf("root         %s for %s (the player to move)\n", pb_tb_describe(res.root_value, vb, sizeof vb),
+                   pb_player_name(g.pos.to_move));
+            printf("time         %.2f s (forward %.2f s, backward %.2f s), %.2f s of CPU%s\n", res.seconds,
+                   res.forward_seconds, res.backward_seconds, res.cpu_seconds,
+                   res.resumed_forward || res.resumed_backward ? ", resumed" : "");
+            printf("peak memory  %.1f MiB in layers and buffers\n", (double)res.peak_memory / 1048576.0);
+        }
+    }
+    pb_game_free(&g);
+    pb_field_free(f);
+    return rc;
+}
+
+/* ---- reading commands: the tablebase FILE comes first ---- */
+
+/* Takes FILE (the first word, unless it is an option) off argv, parses the
+ * rest and opens FILE.  Returns PB_CLI_GO with *tb, or the exit status. */
+static int open_table(const pb_command *cmd, int argc, char **argv, pb_opts *o, pb_tb **tb) {
+    const char *file = NULL;
+    if (argc > 0 && argv[0][0] != '-') file = argv[0], argc--, argv++;
+    int rc = pb_cli_parse(cmd, argc, argv, o);
+    if (rc != PB_CLI_GO) return rc;
+    if (!file) return pb_fail(PB_EXIT_USAGE, "%s: name the tablebase file first (see paperball %s --help)",
+                              cmd->name, cmd->name);
+    char err[600];
+    *tb = pb_tb_open(file, 1, err, sizeof err);
+    if (!*tb) return pb_fail(PB_EXIT_USAGE, "%s", err);
+    return PB_CLI_GO;
+}
+
+static int tb_probe(int argc, char **argv) {
+    pb_opts o;
+    pb_tb *tb = NULL;
+    const pb_option options[] = {PB_OPTS_RECORD(o), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_command cmd = {"tb probe", "FILE [options] [RECORD-FILE|-]",
+                            "The value and distance of the record's position (default: the start) and\n"
+                            "every legal turn from it with the value for the mover after it, best first.\n",
+                            options, 1};
+    int rc = open_table(&cmd, argc, argv, &o, &tb);
+    if (rc != PB_CLI_GO) return rc;
+    rc = PB_EXIT_OK;
+    pb_game g;
+    char err[600], vb[32], rb[4096];
+    if (!o.first) o.first = tb->h.root_to_move == PB_BOTTOM && tb->h.d0 == 0 ? "bottom" : "top";
+    if (pb_cli_game(&o, tb->f, &g)) {
+        pb_tb_close(tb);
+        return PB_EXIT_USAGE;
+    }
+    int d = pb_tb_layer_of(tb->f, &g.pos);
+    pb_tb_layer L, N;
+    memset(&L, 0, sizeof L), memset(&N, 0, sizeof N);
+    int v = -1;
+    if (g.end != PB_END_NONE) rc = pb_fail(PB_EXIT_USAGE, "the game is over: %s", pb_game_result(&g, rb, sizeof rb));
+    else if (pb_tb_load(tb, d, &L, err, sizeof err) || pb_tb_load(tb, d + 1, &N, err, sizeof err))
+        rc = pb_fail(PB_EXIT_USAGE, "%s", err);
+    else if (g.pos.to_move != L.to_move || (v = pb_tb_lookup(tb, &L, &g.pos)) < 0)
+        rc = pb_fail(PB_EXIT_USAGE, "the position is not in this tablebase (not reachable from its root)");
+    pb_tb_turn *t = NULL;
+    long n = 0;
+    if (rc == PB_EXIT_OK && (n = pb_tb_turns(tb, &N, &g.pos, &t)) < 0)
+        rc = pb_fail(PB_EXIT_USAGE, "a successor is missing from the tablebase: the file is inconsistent");
+    if (rc == PB_EXIT_OK) {
+        uint8_t val = (uint8_t)v;
+        if (o.json) {
+            pb_json j;
+            pb_json_init(&j, stdout);
+            pb_json_object(&j, NULL);
+            pb_json_str(&j, "to_move", g.pos.to_move == PB_TOP ? "top" : "bottom");
+            pb_json_int(&j, "layer", d);
+            pb_json_str(&j, "value", value_key(val));
+            pb_json_int(&j, "distance", val ? pb_tb_distance(val) : 0);
+            pb_json_array(&j, "turns");
+            for (long i = 0; i < n; i++) {
+                pb_json_object(&j, NULL);
+                pb_json_str(&j, "route", pb_route_format(tb->f, t[i].nodes, t[i].len, 0, rb, sizeof rb));
+                pb_json_bool(&j, "ends", t[i].end != PB_END_NONE);
+                pb_json_str(&j, "value", value_key(t[i].value));
+                pb_json_int(&j, "distance", t[i].value ? pb_tb_distance(t[i].value) : 0);
+                pb_json_end(&j);
+            }
+            pb_json_end(&j);
+            pb_json_end(&j);
+        } else {
+            printf("position     layer %d, %s to move\n", d, pb_player_name(g.pos.to_move));
+            printf("value        %s for %s\n", pb_tb_describe(val, vb, sizeof vb), pb_player_name(g.pos.to_move));
+            printf("turns        %ld, best first (value for %s after the turn)\n", n, pb_player_name(g.pos.to_move));
+            for (long i = 0; i < n; i++)
+                printf("  %-28s %-12s%s\n", pb_route_format(tb->f, t[i].nodes, t[i].len, 0, rb, sizeof rb),
+                       pb_tb_describe(t[i].value, vb, sizeof vb), t[i].end != PB_END_NONE ? " ends the game" : "");
+        }
+    }
+    if (t) pb_tb_turns_free(t, n);
+    pb_tb_layer_free(&L), pb_tb_layer_free(&N);
+    pb_game_free(&g);
+    pb_tb_close(tb);
+    return rc;
+}
+
+static int tb_verify(int argc, char **argv) {
+    pb_opts o;
+    pb_tb *tb = NULL;
+    const pb_option options[] = {PB_OPT_THREADS(o, "OpenMP threads"), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_command cmd = {"tb verify", "FILE [options]",
+                            "Checks a tablebase independently of the builder: checksums, header counts,\n"
+                            "the root, every successor present, every entry the best of its routes.\n"
+                            "Exit status 1 if an entry is wrong, 2 if the file is damaged or foreign.\n",
+                            options, 0};
+    int rc = open_table(&cmd, argc, argv, &o, &tb);
+    if (rc != PB_CLI_GO) return rc;
+    rc = PB_EXIT_OK;
+    pb_tb_verify_result res;
+    char err[600];
+    pb_position start, root;
+    pb_position_start(tb->f, &start, tb->h.root_to_move);
+    pb_tb_root(tb, &root);
+    int from_start = pb_position_equal(tb->f, &start, &root);
+    int v = pb_tb_verify(tb, o.threads, &res, err, sizeof err);
+    if (v == 2) {
+        rc = pb_fail(PB_EXIT_USAGE, "%s", err);
+    } else if (o.json) {
+        pb_json j;
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_json_bool(&j, "ok", v == 0);
+        pb_json_uint(&j, "entries", res.checked);
+        pb_json_uint(&j, "routes", res.routes);
+        pb_json_uint(&j, "errors", res.errors);
+        pb_json_bool(&j, "root_is_start", from_start);
+        pb_json_str(&j, "first_error", res.first_error);
+        pb_json_end(&j);
+    } else {
+        printf("checked      %llu entries, %llu routes; checksums and header counts\n",
+               (unsigned long long)res.checked, (unsigned long long)res.routes);
+        printf("root         %s\n", from_start ? "the start" : "a position after some turns");
+        if (v) printf("result       WRONG: %llu errors; first: %s\n", (unsigned long long)res.errors, res.first_error);
+        else printf("result       every entry holds\n");
+    }
+    if (v == 1) rc = PB_EXIT_FAIL;
+    pb_tb_close(tb);
+    return rc;
+}
+
+/* The longest forced win, a way to it from the start and its line, into
+ * g (the start on entry).  *prefix: the turns of the way; -1 if no way
+ * was found or the root is not the start. */
+static int longest_win(const pb_tb *tb, pb_game *g, int *layer, pb_position *p, uint8_t *v, int *prefix) {
+    char err[600];
+    uint64_t rk[PB_TB_MAX_KW];
+    pb_position root;
+    *prefix = -1;
+    int found = pb_tb_longest_win(tb, layer, p, v, err, sizeof err);
+    if (found < 0) return pb_fail(PB_EXIT_USAGE, "%s", err), -1;
+    pb_tb_root(tb, &root);
+    int start = pb_position_equal(tb->f, &g->pos, &root) && pb_tb_canon(tb->f, &tb->k, &root, rk) == 1;
+    if (found > 0 && start && !pb_tb_play_path(tb, g, p, err, sizeof err)) {
+        *prefix = g->nturns;
+        if (pb_tb_play_line(tb, g, err, sizeof err)) *prefix = -1;
+    }
+    return found;
+}
+
+static int tb_stats(int argc, char **argv) {
+    pb_opts o;
+    pb_tb *tb = NULL;
+    const pb_option options[] = {PB_OPT_SVG(o, "draw the longest forced win into FILE"), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_command cmd = {"tb stats", "FILE [options]",
+                            "Positions per layer by value, the share the first player wins, and the\n"
+                            "longest forced win with a way to it and its line of perfect play.\n",
+                            options, 0};
+    int rc = open_table(&cmd, argc, argv, &o, &tb);
+    if (rc != PB_CLI_GO) return rc;
+    rc = PB_EXIT_OK;
+    const pb_tb_header *h = &tb->h;
+    char desc[128], vb[32], rb[4096];
+    /* The first player of the game: the one to move in layer 0. */
+    int first = pb_tb_to_move(h, 0);
+    pb_json j;
+    pb_json_init(&j, stdout);
+    if (o.json) {
+        pb_json_object(&j, NULL);
+        pb_json_str(&j, "rules", pb_rules_name(tb->f->spec.rules));
+        pb_json_str(&j, "field", pb_field_describe(tb->f, desc, sizeof desc));
+        pb_json_array(&j, "layers");
+    } else {
+        printf("field  %s; %s; counts are positions (classes: left-right mirror pairs stored once)\n",
+               pb_field_describe(tb->f, desc, sizeof desc), tb->version);
+        printf("%5s %8s %12s %12s %12s %12s %12s %14s\n", "layer", "to move", "classes", "positions", "wins",
+               "draws", "losses", "first-player");
+    }
+    for (int d = h->d0; d <= h->dmax; d++) {
+        const pb_tb_layer_counts *c = &h->layer[d - h->d0];
+        int mover = pb_tb_to_move(h, d);
+        uint64_t fw = mover == first ? c->positions_by[2] : c->positions_by[0];
+        double share = c->positions ? (double)fw / (double)c->positions : 0;
+        if (o.json) {
+            pb_json_object(&j, NULL);
+            pb_json_int(&j, "layer", d);
+            pb_json_str(&j, "to_move", mover == PB_TOP ? "top" : "bottom");
+            pb_json_uint(&j, "classes", c->classes);
+            pb_json_uint(&j, "positions", c->positions);
+            pb_json_uint(&j, "wins", c->positions_by[2]);
+            pb_json_uint(&j, "draws", c->positions_by[1]);
+            pb_json_uint(&j, "losses", c->positions_by[0]);
+            pb_json_num(&j, "first_player_wins", "%.6f", share);
+            pb_json_end(&j);
+        } else {
+            printf("%5d %8s %12llu %12llu %12llu %12llu %12llu %13.2f%%\n", d, pb_player_name(mover),
+                   (unsigned long long)c->classes, (unsigned long long)c->positions,
+                   (unsigned long long)c->positions_by[2], (unsigned long long)c->positions_by[1],
+                   (unsigned long long)c->positions_by[0], 100 * share);
+        }
+    }
+    if (o.json) pb_json_end(&j);
+    int layer = 0, prefix;
+    uint8_t v = 0;
+    pb_position p;
+    pb_game g;
+    pb_game_init(&g, tb->f, h->root_to_move);
+    int found = longest_win(tb, &g, &layer, &p, &v, &prefix);
+    if (found < 0) rc = PB_EXIT_USAGE;
+    if (o.json) {
+        if (found > 0) {
+            pb_json_object(&j, "longest_win");
+            pb_json_int(&j, "layer", layer);
+            pb_json_int(&j, "distance", pb_tb_distance(v));
+            pb_json_str(&j, "to_move", p.to_move == PB_TOP ? "top" : "bottom");
+            if (prefix >= 0) {
+                pb_json_array(&j, "way");
+                for (int i = 0; i < prefix; i++)
+                    pb_json_str(&j, NULL, pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
+                pb_json_end(&j);
+                pb_json_array(&j, "line");
+                for (int i = prefix; i < g.nturns; i++)
+                    pb_json_str(&j, NULL, pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
+                pb_json_end(&j);
+            }
+            pb_json_end(&j);
+        }
+        pb_json_end(&j);
+    } else if (found > 0) {
+        printf("longest forced win: %s for %s, layer %d\n", pb_tb_describe(v, vb, sizeof vb),
+               pb_player_name(p.to_move), layer);
+        if (prefix >= 0) {
+            printf("  reached by:");
+            for (int i = 0; i < prefix; i++)
+                printf(" %s", pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
+            printf("%s\n  line:", prefix ? "" : " (the root itself)");
+            for (int i = prefix; i < g.nturns; i++)
+                printf(" %s", pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
+            printf("\n  result: %s\n", pb_game_result(&g, rb, sizeof rb));
+        }
+    } else if (found == 0) {
+        printf("no position is a forced win\n");
+    }
+    if (o.svg && prefix >= 0) {
+        pb_diagram_opts dop;
+        memset(&dop, 0, sizeof dop);
+        dop.highlight_from = prefix;
+        snprintf(desc, sizeof desc, "longest forced win: %s", pb_tb_describe(v, vb, sizeof vb));
+        dop.title = desc;
+        char *svg = pb_diagram_svg(&g, &dop);
+        int w = pb_write_file(o.svg, svg);
+        if (w != PB_EXIT_OK) rc = w;
+        free(svg);
+    }
+    pb_game_free(&g);
+    pb_tb_close(tb);
+    return rc;
+}
+
+int cmd_tb(int argc, char **argv) {
+    static const char *subs = "build, estimate, probe, verify or stats";
+    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        FILE *out = argc < 1 ? stderr : stdout;
+        fprintf(out, "usage: paperball tb build|estimate|probe|verify|stats ...\n\n%s\n"
+                     "  build      build a tablebase file (--out FILE)\n"
+                     "  estimate   the size of every layer, from a sample\n"
+                     "  probe      value, distance and every turn of a position\n"
+                     "  verify     check a file independently of the builder\n"
+                     "  stats      positions per layer by value, the longest forced win\n\n"
+                     "'paperball tb <command> --help' lists the options of one.\n",
+                about_tb);
+        return argc < 1 ? PB_EXIT_USAGE : PB_EXIT_OK;
+    }
+    const char *sub = argv[0];
+    if (!strcmp(sub, "build")) return tb_build(argc - 1, argv + 1, 0);
+    if (!strcmp(sub, "estimate")) return tb_build(argc - 1, argv + 1, 1);
+    if (!strcmp(sub, "probe")) return tb_probe(argc - 1, argv + 1);
+    if (!strcmp(sub, "verify")) return tb_verify(argc - 1, argv + 1);
+    if (!strcmp(sub, "stats")) return tb_stats(argc - 1, argv + 1);
+    return pb_fail(PB_EXIT_USAGE, "unknown tb command '%s': expected %s", sub, subs);
+}

@@ -1,0 +1,534 @@
+/* build.c - building a tablebase (tablebase.h): the layers found forward and
+ * kept on disk, then solved backward with two layers in memory, then
+ * written into one file.
+ *
+ * Forward: layer d0 = { the root's class }; layer d+1 = the classes of the
+ * positions after the turns from layer d that do not end the game (each
+ * turn walked step by step with pb_turn_outcomes, which merges equal
+ * mid-turn positions instead of listing routes).  Each thread collects
+ * keys in its own buffer, sorted and stripped of repeats whenever it fills;
+ * the buffers are merged into the sorted layer.
+ *
+ * Backward: a position's value is the best, for its mover, of its turns'
+ * values: a turn that ends the game is worth its end (pb_tb_end), any other
+ * the successor's value seen from the mover (pb_tb_after), the successor
+ * being looked up in layer d+1 by binary search.  This is exact by
+ * induction from the deepest layer (whose turns all end the game): every
+ * successor is in layer d+1 (the layering argument in tablebase.h; the
+ * forward pass checks it for every successor), and a position's value
+ * depends on nothing but its turns.  Threads split a layer's positions;
+ * each value is a function of the position and layer d+1 alone, so the
+ * result does not depend on the thread count.
+ *
+ * Files: "<out>.k<d>" (kind TBLK: layer d's keys) and "<out>.v<d>" (TBLV:
+ * its values and counts), each written whole through the container
+ * (temporary file, rename).  A rerun with the same root finds them and
+ * goes on after the last one written; a memory stop is thus resumable.
+ */
+#include <omp.h>
+#include <sys/resource.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "container.h"
+#include "tablebase.h"
+#include "turnwalk.h"
+
+#define KIND_KEYS "TBLK"
+#define KIND_VALS "TBLV"
+#define TAG_COUNTS 3u
+
+typedef struct builder {
+    const pb_field *f;
+    pb_tb_keyfmt k;
+    const char *out;
+    const pb_tb_build_opts *o;
+    pb_tb_build_result *res;
+    char ident[200];          /* the root, written into every layer file */
+    atomic_llong mem, peak;   /* bytes held by layers and buffers */
+    atomic_int over;          /* the budget refused an allocation */
+    int threads;
+    double t0;
+} builder;
+
+static void layer_path(const builder *b, char kind, int d, char *buf, size_t len) {
+    snprintf(buf, len, "%s.%c%d", b->out, kind, d);
+}
+
+/* Charges n bytes (negative: releases).  Returns -1 if the budget refuses. */
+static int charge(builder *b, long long n) {
+    long long now = atomic_fetch_add(&b->mem, n) + n;
+    if (n > 0 && b->o->memory && now > b->o->memory) {
+        atomic_fetch_sub(&b->mem, n);
+        atomic_store(&b->over, 1);
+        return -1;
+    }
+    long long p = atomic_load(&b->peak);
+    while (now > p && !atomic_compare_exchange_weak(&b->peak, &p, now)) {}
+    return 0;
+}
+
+static long long layer_bytes(const builder *b, size_t n, int vals) {
+    return (long long)n * (8LL * b->k.kw + (vals ? 1 : 0));
+}
+
+static void release(builder *b, pb_tb_layer *L) {
+    charge(b, -layer_bytes(b, L->n, L->vals != NULL));
+    pb_tb_layer_free(L);
+}
+
+/* ---- layer files ---- */
+
+static int write_layer_file(builder *b, char kind, int d, const pb_tb_layer *L, const pb_tb_layer_counts *c) {
+    char path[600];
+    layer_path(b, kind, d, path, sizeof path);
+    pb_container_meta m;
+    pb_container_meta_init(&m, kind == 'k' ? KIND_KEYS : KIND_VALS, b->f);
+    snprintf(m.options, sizeof m.options, "%s layer=%d", b->ident, d);
+    pb_cwriter *w = pb_container_create(path, &m, b->res->message, sizeof b->res->message);
+    if (!w) return -1;
+    if (kind == 'k') {
+        pb_tb_put_layer(w, &b->k, PB_TB_TAG_ENTRIES, L->keys, NULL, L->n);
+    } else {
+        pb_container_put(w, PB_TB_TAG_ENTRIES, L->vals, L->n, 3);
+        pb_container_put(w, TAG_COUNTS, c, sizeof *c, 0);
+    }
+    return pb_container_commit(w, b->res->message, sizeof b->res->message);
+}
+
+/* Reads layer file kind/d into L (keys) or L->vals and *c (values).
+ * 1 read, 0 missing, -1 unusable (message set). */
+static int read_layer_file(builder *b, char kind, int d, pb_tb_layer *L, pb_tb_layer_counts *c) {
+    char path[300], want[300], err[400];
+    layer_path(b, kind, d, path, sizeof path);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return 0;
+    fclose(fp);
+    pb_creader *r = pb_container_open(path, kind == 'k' ? KIND_KEYS : KIND_VALS, &b->f->spec, 1, err, sizeof err);
+    snprintf(want, sizeof want, "%s layer=%d", b->ident, d);
+    if (r && strcmp(pb_container_meta_of(r)->options, want)) {
+        snprintf(err, sizeof err, "%s belongs to another build (another root); remove it", path);
+        pb_container_close(r);
+        r = NULL;
+    }
+    int rc = r ? 1 : -1;
+    uint32_t tag;
+    size_t len;
+    if (r && kind == 'k') {
+        L->depth = d;
+        while (rc == 1 && pb_container_next(r, &tag, &len, err, sizeof err) == 1)
+            if (pb_tb_get_block(r, &b->k, len, L, 0, err, sizeof err)) rc = -1;
+    } else if (r) {
+        if (pb_container_next(r, &tag, &len, err, sizeof err) != 1 || len != L->n) rc = -1;
+        if (rc == 1) {
+            L->vals = malloc(len + 1);
+            if (pb_container_read(r, L->vals, err, sizeof err)) rc = -1;
+        }
+        if (rc == 1 && (pb_container_next(r, &tag, &len, err, sizeof err) != 1 || len != sizeof *c ||
+                        pb_container_read(r, c, err, sizeof err)))
+            rc = -1;
+        if (rc < 0 && !err[0]) snprintf(err, sizeof err, "%s does not match its keys file", path);
+    }
+    pb_container_close(r);
+    if (rc < 0) snprintf(b->res->message, sizeof b->res->message, "%s", err);
+    return rc;
+}
+
+/* ---- forward ---- */
+
+typedef struct kbuf {
+    uint64_t *keys;
+    size_t n, cap;    /* keys held, room */
+} kbuf;
+
+typedef struct fwd_ctx {
+    builder *b;
+    kbuf *buf;
+    int next_layer;
+    int bad_layer;
+} fwd_ctx;
+
+/* Room for one more key: sorts and strips repeats when full, and doubles the
+ * buffer when that frees less than half of it. */
+static int kbuf_room(builder *b, kbuf *kb) {
+    if (kb->n < kb->cap) return 0;
+    int kw = b->k.kw;
+    kb->n = pb_tb_sort_unique(kb->keys, kb->n, kw);
+    if (kb->cap && kb->n * 2 <= kb->cap) return 0;
+    size_t cap = kb->cap ? kb->cap * 2 : 4096;
+    if (charge(b, (long long)(cap - kb->cap) * 8 * kw)) return -1;
+    uint64_t *k = realloc(kb->keys, cap * (size_t)kw * 8);
+    if (!k) {
+        atomic_store(&b->over, 1);
+        return -1;
+    }
+    kb->keys = k, kb->cap = cap;
+    return 0;
+}
+
+static int fwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    fwd_ctx *c = ctx;
+    if (o->end != PB_END_NONE) return 0;
+    if (pb_tb_layer_of(f, o->after) != c->next_layer) {
+        c->bad_layer = 1;
+        return 1;
+    }
+    if (kbuf_room(c->b, c->buf)) return 1;
+    pb_tb_canon(f, &c->b->k, o->after, c->buf->keys + c->buf->n * (size_t)c->b->k.kw);
+    c->buf->n++;
+    return 0;
+}
+
+/* Merges the sorted, repeat-free buffers into one sorted layer. */
+static int merge_buffers(builder *b, kbuf *bufs, int nb, pb_tb_layer *next) {
+    int kw = b->k.kw;
+    size_t total = 0;
+    for (int t = 0; t < nb; t++) total += bufs[t].n;
+    if (charge(b, layer_bytes(b, total, 0))) return -1;
+    next->keys = malloc(total * (size_t)kw * 8 + 8);
+    size_t pos[nb], n = 0;
+    memset(pos, 0, sizeof pos);
+    for (;;) {
+        int best = -1;
+        for (int t = 0; t < nb; t++)
+            if (pos[t] < bufs[t].n &&
+                (best < 0 || pb_tb_cmp(bufs[t].keys + pos[t] * kw, bufs[best].keys + pos[best] * kw, kw) < 0))
+                best = t;
+        if (best < 0) break;
+        const uint64_t *key = bufs[best].keys + pos[best]++ * kw;
+        if (n && pb_tb_cmp(next->keys + (n - 1) * kw, key, kw) == 0) continue;
+        memcpy(next->keys + n * kw, key, (size_t)kw * 8);
+        n++;
+    }
+    charge(b, layer_bytes(b, n, 0) - layer_bytes(b, total, 0));
+    next->n = n;
+    return 0;
+}
+
+static pb_tb_status forward_step(builder *b, const pb_tb_layer *cur, pb_tb_layer *next) {
+    int nt = b->threads;
+    kbuf *bufs = calloc((size_t)nt, sizeof *bufs);
+    atomic_int failed = 0, bad_layer = 0;
+    int to_move = cur->to_move;
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num();
+        pb_turnwalk *tw = pb_turnwalk_new(b->f);
+        fwd_ctx c = {b, &bufs[t], cur->depth + 1, 0};
+        pb_position p;
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < cur->n; i++) {
+            if (atomic_load(&failed)) continue;
+            pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, to_move, &p);
+            long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
+            if (r < 0) atomic_store(&failed, 1);
+            if (c.bad_layer) atomic_store(&bad_layer, 1);
+        }
+        bufs[t].n = pb_tb_sort_unique(bufs[t].keys, bufs[t].n, b->k.kw);
+        pb_turnwalk_free(tw);
+    }
+    pb_tb_status st = PB_TB_OK;
+    memset(next, 0, sizeof *next);
+    next->depth = cur->depth + 1;
+    next->to_move = to_move ^ 1;
+    if (bad_layer) {
+        snprintf(b->res->message, sizeof b->res->message,
+                 "a turn from layer %d did not lead to layer %d (the layering does not hold)", cur->depth,
+                 cur->depth + 1);
+        st = PB_TB_BAD;
+    } else if (failed || merge_buffers(b, bufs, nt, next)) {
+        st = PB_TB_MEMORY;
+        snprintf(b->res->message, sizeof b->res->message,
+                 "stopped: the memory budget (%.2f GiB) is too small for layer %d; the layers found so far "
+                 "are kept, rerun with a larger --memory to go on",
+                 (double)b->o->memory / (1 << 30), cur->depth + 1);
+    }
+    for (int t = 0; t < nt; t++) {
+        charge(b, -(long long)bufs[t].cap * 8 * b->k.kw);
+        free(bufs[t].keys);
+    }
+    free(bufs);
+    return st;
+}
+
+/* ---- backward ---- */
+
+typedef struct bwd_ctx {
+    const builder *b;
+    const pb_tb_layer *next;
+    int best;          /* the best rank so far, or INT_MIN-ish */
+    uint8_t value;
+    int missing;
+} bwd_ctx;
+
+static int bwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    bwd_ctx *c = ctx;
+    uint8_t v;
+    if (o->end != PB_END_NONE) {
+        v = pb_tb_end(o->loser, o->mover);
+    } else {
+        uint64_t key[PB_TB_MAX_KW];
+        pb_tb_canon(f, &c->b->k, o->after, key);
+        long j = pb_tb_search(c->next->keys, c->next->n, c->b->k.kw, key);
+        if (j < 0) {
+            c->missing = 1;
+            return 1;
+        }
+        v = pb_tb_after(c->next->vals[j]);
+    }
+    int r = pb_tb_rank(v);
+    if (r > c->best) c->best = r, c->value = v;
+    return 0;
+}
+
+static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_layer *next, pb_tb_layer_counts *cnt) {
+    if (charge(b, (long long)cur->n)) {
+        snprintf(b->res->message, sizeof b->res->message,
+                 "stopped: the memory budget is too small to solve layer %d; rerun with a larger --memory",
+                 cur->depth);
+        return PB_TB_MEMORY;
+    }
+    cur->vals = malloc(cur->n + 1);
+    atomic_int missing = 0, toolong = 0;
+    memset(cnt, 0, sizeof *cnt);
+    uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0};
+#pragma omp parallel num_threads(b->threads) reduction(+ : cl[:3], po[:3])
+    {
+        pb_turnwalk *tw = pb_turnwalk_new(b->f);
+        pb_position p;
+        uint64_t key[PB_TB_MAX_KW];
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < cur->n; i++) {
+            pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, cur->to_move, &p);
+            bwd_ctx c = {b, next, -100000, 0, 0};
+            long r = pb_turn_outcomes(tw, &p, bwd_one, &c);
+            if (c.missing || r <= 0) atomic_store(&missing, 1);
+            if (c.best > -100000 && pb_tb_distance(c.value) > PB_TB_MAX_DIST - 1) atomic_store(&toolong, 1);
+            cur->vals[i] = c.value;
+            int mult = pb_tb_canon(b->f, &b->k, &p, key);
+            int v = pb_tb_value(c.value) + 1;
+            cl[v] += 1;
+            po[v] += (uint64_t)mult;
+        }
+        pb_turnwalk_free(tw);
+    }
+    for (int v = 0; v < 3; v++) {
+        cnt->classes_by[v] = cl[v], cnt->positions_by[v] = po[v];
+        cnt->classes += cl[v], cnt->positions += po[v];
+    }
+    if (missing || toolong) {
+        snprintf(b->res->message, sizeof b->res->message,
+                 toolong ? "a distance does not fit the value byte"
+                         : "a successor of layer %d is missing from layer %d (the layer files are inconsistent)",
+                 cur->depth, cur->depth + 1);
+        return PB_TB_BAD;
+    }
+    return PB_TB_OK;
+}
+
+/* ---- the whole build ---- */
+
+static double cpu_now(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
+
+static double cpu_now(void);
+
+static void progress(builder *b, int d, const pb_tb_layer *L, const char *how) {
+    if (!b->o->progress) return;
+    fprintf(b->o->progress, "tb: layer %d: %llu classes (%s), %.1f s, %.1f s of CPU, %.1f MiB\n", d,
+            (unsigned long long)L->n, how, omp_get_wtime() - b->t0, cpu_now(), (double)atomic_load(&b->mem) / 1048576.0);
+    fflush(b->o->progress);
+}
+
+static pb_tb_status write_final(builder *b, int d0, int dmax, const uint64_t *root_key, int root_to_move,
+                                pb_tb_layer_counts *counts) {
+    pb_tb_header h;
+    memset(&h, 0, sizeof h);
+    h.d0 = d0, h.dmax = dmax, h.root_to_move = root_to_move;
+    memcpy(h.root, root_key, sizeof(uint64_t) * (size_t)b->k.kw);
+    h.layer = counts;
+    /* The block counts go into the header first, so compute them before. */
+    for (int d = d0; d <= dmax; d++) {
+        uint64_t n = counts[d - d0].classes;
+        counts[d - d0].blocks = n ? (n + ((uint64_t)1 << 18) - 1) >> 18 : 1;
+    }
+    pb_container_meta m;
+    pb_container_meta_init(&m, PB_TB_KIND, b->f);
+    snprintf(m.options, sizeof m.options, "%s", b->ident);
+    pb_cwriter *w = pb_container_create(b->out, &m, b->res->message, sizeof b->res->message);
+    if (!w) return PB_TB_IO;
+    size_t hl;
+    unsigned char *hb = pb_tb_header_bytes(&h, &b->k, &hl);
+    pb_container_put(w, PB_TB_TAG_HEADER, hb, hl, 0);
+    free(hb);
+    for (int d = d0; d <= dmax; d++) {
+        pb_tb_layer L;
+        pb_tb_layer_counts c;
+        memset(&L, 0, sizeof L);
+        if (read_layer_file(b, 'k', d, &L, NULL) != 1 || read_layer_file(b, 'v', d, &L, &c) != 1) {
+            pb_tb_layer_free(&L);
+            pb_container_abort(w);
+            return PB_TB_IO;
+        }
+        pb_tb_put_layer(w, &b->k, PB_TB_TAG_ENTRIES | (uint32_t)d << 8, L.keys, L.vals, L.n);
+        pb_tb_layer_free(&L);
+    }
+    return pb_container_commit(w, b->res->message, sizeof b->res->message) ? PB_TB_IO : PB_TB_OK;
+}
+
+pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char *out, const pb_tb_build_opts *o,
+                         pb_tb_build_result *res) {
+    memset(res, 0, sizeof *res);
+    if (f->spec.rules == PB_RULES_TRIPLE) {
+        snprintf(res->message, sizeof res->message,
+                 "tablebases are built for book and hockey only: triple turns have no layering in which every "
+                 "turn goes one layer deeper (docs/tablebase.md)");
+        return PB_TB_BAD;
+    }
+    if (f->nempty + 1 > PB_TB_MAX_DIST) {
+        snprintf(res->message, sizeof res->message, "the field is too large for the value byte");
+        return PB_TB_BAD;
+    }
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.f = f, b.out = out, b.o = o, b.res = res;
+    b.threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    b.t0 = omp_get_wtime();
+    double cpu0 = cpu_now();
+    pb_tb_keyfmt_init(&b.k, f);
+    uint64_t root_key[PB_TB_MAX_KW];
+    pb_tb_pack(f, &b.k, root, root_key);
+    int n = snprintf(b.ident, sizeof b.ident, "to_move=%s root=", root->to_move == PB_TOP ? "top" : "bottom");
+    for (int i = 0; i < b.k.kw && n < (int)sizeof b.ident - 17; i++)
+        n += snprintf(b.ident + n, sizeof b.ident - (size_t)n, "%016llx", (unsigned long long)root_key[i]);
+    int d0 = pb_tb_layer_of(f, root);
+    res->d0 = d0;
+
+    /* Forward. */
+    pb_tb_layer cur;
+    memset(&cur, 0, sizeof cur);
+    cur.depth = d0, cur.to_move = root->to_move;
+    int got = read_layer_file(&b, 'k', d0, &cur, NULL);
+    if (got < 0) return PB_TB_BAD;
+    if (!got) {
+        cur.keys = calloc((size_t)b.k.kw + 1, 8);
+        pb_tb_canon(f, &b.k, root, cur.keys);
+        cur.n = 1;
+        if (write_layer_file(&b, 'k', d0, &cur, NULL)) return PB_TB_IO;
+    }
+    charge(&b, layer_bytes(&b, cur.n, 0));
+    int d = d0;
+    for (;; d++) {
+        pb_tb_layer next;
+        memset(&next, 0, sizeof next);
+        next.depth = d + 1, next.to_move = cur.to_move ^ 1;
+        got = read_layer_file(&b, 'k', d + 1, &next, NULL);
+        if (got < 0) {
+            release(&b, &cur);
+            return PB_TB_BAD;
+        }
+        if (got && charge(&b, layer_bytes(&b, next.n, 0))) {
+            snprintf(res->message, sizeof res->message,
+                     "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d + 1);
+            pb_tb_layer_free(&next);
+            release(&b, &cur);
+            return PB_TB_MEMORY;
+        }
+        if (got) {
+            res->resumed_forward++;
+            progress(&b, d + 1, &next, "forward, found before");
+        } else {
+            pb_tb_status st = forward_step(&b, &cur, &next);
+            if (st != PB_TB_OK) {
+                release(&b, &cur);
+                release(&b, &next);
+                res->peak_memory = atomic_load(&b.peak);
+                return st;
+            }
+            if (write_layer_file(&b, 'k', d + 1, &next, NULL)) {
+                release(&b, &cur), release(&b, &next);
+                return PB_TB_IO;
+            }
+            progress(&b, d + 1, &next, "forward");
+        }
+        if (cur.n > res->widest_classes) res->widest_classes = cur.n, res->widest_layer = d;
+        res->classes += cur.n;
+        release(&b, &cur);
+        cur = next;
+        if (next.n == 0) break;
+    }
+    release(&b, &cur);
+    int dmax = d;
+    res->dmax = dmax;
+    res->forward_seconds = omp_get_wtime() - b.t0;
+
+    /* Backward: `next` is layer d+1 with its values, from the empty layer
+     * past the deepest one up to the root's. */
+    pb_tb_layer_counts *counts = calloc((size_t)(dmax - d0 + 1), sizeof *counts);
+    pb_tb_layer next;
+    memset(&next, 0, sizeof next);
+    next.vals = malloc(1);
+    pb_tb_status st = PB_TB_OK;
+    for (d = dmax; d >= d0 && st == PB_TB_OK; d--) {
+        pb_tb_layer L;
+        memset(&L, 0, sizeof L);
+        L.depth = d, L.to_move = root->to_move ^ ((d - d0) & 1);
+        if (read_layer_file(&b, 'k', d, &L, NULL) != 1) {
+            st = PB_TB_BAD;
+            break;
+        }
+        if (charge(&b, layer_bytes(&b, L.n, 0))) {
+            snprintf(res->message, sizeof res->message,
+                     "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d);
+            pb_tb_layer_free(&L);
+            st = PB_TB_MEMORY;
+            break;
+        }
+        got = read_layer_file(&b, 'v', d, &L, &counts[d - d0]);
+        if (got < 0) st = PB_TB_BAD;
+        else if (got) {
+            charge(&b, (long long)L.n);
+            res->resumed_backward++;
+            progress(&b, d, &L, "backward, found before");
+        } else {
+            st = backward_step(&b, &L, &next, &counts[d - d0]);
+            if (st == PB_TB_OK && write_layer_file(&b, 'v', d, &L, &counts[d - d0])) st = PB_TB_IO;
+            if (st == PB_TB_OK)
+                progress(&b, d, &L, "backward");
+        }
+        release(&b, &next);
+        next = L;
+        if (atomic_load(&b.peak) > res->peak_memory) res->peak_memory = atomic_load(&b.peak);
+    }
+    if (st == PB_TB_OK && next.n == 1) res->root_value = next.vals[0];
+    release(&b, &next);
+    res->backward_seconds = omp_get_wtime() - b.t0 - res->forward_seconds;
+    for (d = d0; d <= dmax; d++) res->positions += counts[d - d0].positions;
+    if (st == PB_TB_OK) st = write_final(&b, d0, dmax, root_key, root->to_move, counts);
+    free(counts);
+    res->peak_memory = atomic_load(&b.peak);
+    res->seconds = omp_get_wtime() - b.t0;
+    res->cpu_seconds = cpu_now() - cpu0;
+    if (st != PB_TB_OK) return st;
+    FILE *fp = fopen(out, "rb");
+    if (fp) {
+        fseek(fp, 0, SEEK_END);
+        res->file_bytes = ftell(fp);
+        fclose(fp);
+    }
+    if (!o->keep) {
+        char path[600];
+        for (d = d0; d <= dmax + 1; d++) {
+            layer_path(&b, 'k', d, path, sizeof path);
+            remove(path);
+            layer_path(&b, 'v', d, path, sizeof path);
+            remove(path);
+        }
+    }
+    return PB_TB_OK;
+}

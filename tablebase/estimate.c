@@ -1,0 +1,117 @@
+/* estimate.c - the size of every layer of a tablebase, estimated from a
+ * sample before a build (pb_tb_estimate).
+ *
+ * Layers are counted exactly while they are small.  After that, each layer
+ * is estimated by capture-recapture: two disjoint random halves A and B of
+ * a sample of the layer are expanded; their successor sets C_A and C_B are
+ * two "captures" of the next layer, and |next| ~ |C_A| |C_B| / |C_A & C_B|
+ * (Lincoln-Petersen).  C_A | C_B then serves as the sample of the next
+ * layer.  It is an estimate, not a bound: positions with many parents are
+ * caught more often, which biases it low, and the later samples are not
+ * uniform.  A layer whose captures do not meet is reported as at least
+ * |C_A | C_B|.  Single-threaded and deterministic for a given seed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tablebase.h"
+#include "turnwalk.h"
+
+typedef struct est_ctx {
+    const pb_field *f;
+    const pb_tb_keyfmt *k;
+    uint64_t *keys;
+    size_t n, cap;
+} est_ctx;
+
+static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    est_ctx *c = ctx;
+    if (o->end != PB_END_NONE) return 0;
+    if (c->n == c->cap) {
+        c->n = pb_tb_sort_unique(c->keys, c->n, c->k->kw);
+        if (!c->cap || c->n * 2 > c->cap) {
+            c->cap = c->cap ? 2 * c->cap : 4096;
+            c->keys = realloc(c->keys, c->cap * (size_t)c->k->kw * 8);
+        }
+    }
+    pb_tb_canon(f, c->k, o->after, c->keys + c->n * (size_t)c->k->kw);
+    c->n++;
+    return 0;
+}
+
+/* The sorted successor classes of keys[0..n-1] (layer parity to_move). */
+static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, const uint64_t *keys, size_t n,
+                   int to_move, est_ctx *out) {
+    out->f = f, out->k = k, out->n = 0;
+    pb_position p;
+    for (size_t i = 0; i < n; i++) {
+        pb_tb_unpack(f, k, keys + i * (size_t)k->kw, to_move, &p);
+        pb_turn_outcomes(tw, &p, est_one, out);
+    }
+    out->n = pb_tb_sort_unique(out->keys, out->n, k->kw);
+}
+
+static uint64_t next_rand(uint64_t *s) {
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
+                   double *est, int *exact_upto) {
+    pb_tb_keyfmt k;
+    pb_tb_keyfmt_init(&k, f);
+    size_t kw = (size_t)k.kw;
+    pb_turnwalk *tw = pb_turnwalk_new(f);
+    uint64_t rng = 0x9e3779b97f4a7c15ULL ^ seed;
+    int d = pb_tb_layer_of(f, root), to_move = root->to_move, is_exact = 1;
+    est_ctx cur = {f, &k, calloc(kw + 1, 8), 1, 1};
+    pb_tb_canon(f, &k, root, cur.keys);
+    est[d] = 1;
+    *exact_upto = d;
+    for (;;) {
+        est_ctx a = {0}, b = {0};
+        if (is_exact && cur.n <= exact) {
+            expand(f, &k, tw, cur.keys, cur.n, to_move, &a);
+            free(cur.keys);
+            cur = a;
+            d++, to_move ^= 1;
+            est[d] = (double)cur.n;
+            if (cur.n) *exact_upto = d;
+        } else {
+            /* A random sample of at most `sample`, split into halves. */
+            for (size_t i = cur.n; i > 1; i--) {
+                size_t j = next_rand(&rng) % i;
+                for (size_t w = 0; w < kw; w++) {
+                    uint64_t t = cur.keys[(i - 1) * kw + w];
+                    cur.keys[(i - 1) * kw + w] = cur.keys[j * kw + w];
+                    cur.keys[j * kw + w] = t;
+                }
+            }
+            size_t m = cur.n < sample ? cur.n : sample, h = m / 2;
+            expand(f, &k, tw, cur.keys, h, to_move, &a);
+            expand(f, &k, tw, cur.keys + h * kw, m - h, to_move, &b);
+            size_t common = 0, i = 0, j = 0;
+            while (i < a.n && j < b.n) {
+                int c = pb_tb_cmp(a.keys + i * kw, b.keys + j * kw, k.kw);
+                if (c == 0) common++, i++, j++;
+                else if (c < 0) i++;
+                else j++;
+            }
+            d++, to_move ^= 1;
+            est[d] = common ? (double)a.n * (double)b.n / (double)common : (double)(a.n + b.n);
+            /* The union as the next sample. */
+            free(cur.keys);
+            cur.cap = a.n + b.n + 1;
+            cur.keys = malloc(cur.cap * kw * 8);
+            memcpy(cur.keys, a.keys, a.n * kw * 8);
+            memcpy(cur.keys + a.n * kw, b.keys, b.n * kw * 8);
+            cur.n = pb_tb_sort_unique(cur.keys, a.n + b.n, k.kw);
+            free(a.keys), free(b.keys);
+            is_exact = 0;
+        }
+        if (cur.n == 0 || d >= PB_MAX_LATTICE - 1) break;
+    }
+    free(cur.keys);
+    pb_turnwalk_free(tw);
+    return d - 1;
+}

@@ -1,0 +1,120 @@
+/* key.c - tablebase keys (a position's ball and drawn segments as a byte
+ * string), mirror classes, layers, sorting and search (tablebase.h). */
+#define _GNU_SOURCE /* qsort_r */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tablebase.h"
+
+void pb_tb_keyfmt_init(pb_tb_keyfmt *k, const pb_field *f) {
+    k->kbytes = 2 + (f->nsegments + 7) / 8;
+    k->kw = (k->kbytes + 7) / 8;
+}
+
+/* Sets byte b of a key held as big-endian words. */
+static inline void key_or_byte(uint64_t *key, int b, unsigned v) {
+    key[b >> 3] |= (uint64_t)v << (8 * (7 - (b & 7)));
+}
+
+static void pack_mapped(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, int mirror, uint64_t *key) {
+    memset(key, 0, sizeof(uint64_t) * (size_t)k->kw);
+    int ball = mirror ? f->mirror_lr[p->ball] : p->ball;
+    key_or_byte(key, 0, (unsigned)ball >> 8);
+    key_or_byte(key, 1, (unsigned)ball & 0xff);
+    for (int w = 0; w < f->nwords; w++) {
+        uint64_t bits = p->seg[w];
+        while (bits) {
+            int s = w * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (mirror) s = f->seg_mirror_lr[s];
+            key_or_byte(key, 2 + (s >> 3), 0x80u >> (s & 7));
+        }
+    }
+}
+
+void pb_tb_pack(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
+    pack_mapped(f, k, p, 0, key);
+}
+
+int pb_tb_canon(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
+    uint64_t m[PB_TB_MAX_KW];
+    pack_mapped(f, k, p, 0, key);
+    pack_mapped(f, k, p, 1, m);
+    int c = pb_tb_cmp(m, key, k->kw);
+    if (c < 0) memcpy(key, m, sizeof(uint64_t) * (size_t)k->kw);
+    return c == 0 ? 1 : 2;
+}
+
+static inline unsigned key_byte(const uint64_t *key, int b) {
+    return (unsigned)(key[b >> 3] >> (8 * (7 - (b & 7)))) & 0xff;
+}
+
+void pb_tb_unpack(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *key, int to_move, pb_position *p) {
+    (void)k;
+    memset(p->seg, 0, sizeof p->seg);
+    for (int s = 0; s < f->nsegments; s++)
+        if (key_byte(key, 2 + (s >> 3)) & (0x80u >> (s & 7))) p->seg[s >> 6] |= 1ULL << (s & 63);
+    p->ball = (int16_t)(key_byte(key, 0) << 8 | key_byte(key, 1));
+    p->to_move = (uint8_t)to_move;
+    pb_position_refresh(f, p);
+}
+
+int pb_tb_layer_of(const pb_field *f, const pb_position *p) {
+    int n = 0;
+    for (int i = 0; i < f->nlattice; i++)
+        if ((f->flags[i] & PB_NODE) && !(f->flags[i] & PB_OCCUPIED0) && p->deg[i]) n++;
+    return n;
+}
+
+long pb_tb_search(const uint64_t *keys, size_t n, int kw, const uint64_t *key) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = pb_tb_cmp(keys + mid * (size_t)kw, key, kw);
+        if (c == 0) return (long)mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+static int cmp_kw(const void *a, const void *b, void *arg) { return pb_tb_cmp(a, b, *(const int *)arg); }
+
+static int cmp_2(const void *a, const void *b) {
+    const uint64_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static int cmp_1(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t pb_tb_sort_unique(uint64_t *keys, size_t n, int kw) {
+    if (n < 2) return n;
+    size_t sz = sizeof(uint64_t) * (size_t)kw;
+    if (kw == 1) qsort(keys, n, sz, cmp_1);
+    else if (kw == 2) qsort(keys, n, sz, cmp_2);
+    else qsort_r(keys, n, sz, cmp_kw, &kw);
+    size_t m = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (pb_tb_cmp(keys + (i - 1) * (size_t)kw, keys + i * (size_t)kw, kw) == 0) continue;
+        if (m != i) memcpy(keys + m * (size_t)kw, keys + i * (size_t)kw, sz);
+        m++;
+    }
+    return m;
+}
+
+const char *pb_tb_describe(uint8_t v, char *buf, size_t len) {
+    if (v == PB_TB_DRAW) snprintf(buf, len, "draw");
+    else snprintf(buf, len, "%s in %d", (v & 1) ? "win" : "loss", pb_tb_distance(v));
+    return buf;
+}
+
+void pb_tb_layer_free(pb_tb_layer *L) {
+    free(L->keys);
+    free(L->vals);
+    L->keys = NULL, L->vals = NULL, L->n = 0;
+}

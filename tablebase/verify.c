@@ -1,0 +1,222 @@
+/* verify.c - an independent check of a tablebase file (pb_tb_verify).
+ *
+ * Written apart from the builder on purpose: it walks every route of every
+ * entry with pb_routes_foreach (the builder merges mid-turn positions with
+ * pb_turn_outcomes), finds successors in a hash map of whole positions
+ * holding both mirror images (the builder binary-searches canonical keys),
+ * and orders values with its own comparison.  What it shares with the
+ * builder is the file format (reading keys and value bytes) and the rules.
+ *
+ * Checked: every checksum (the container); the root in layer d0; the keys
+ * of each layer strictly increasing and each the smaller of its mirror
+ * pair, each entry in its layer; every successor of every entry present in
+ * the next layer; every entry equal to the best of its routes, a route that
+ * ends the game valued by its end; the header's counts equal to the
+ * entries'.  Together these prove every entry by induction from the
+ * deepest layer, whose routes all end the game.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "posset.h"
+#include "tablebase.h"
+#include "turn.h"
+
+/* A map from whole positions (pb_position_pack keys) to value bytes. */
+typedef struct vmap {
+    int kw;
+    size_t cap;
+    uint64_t *keys;   /* cap * kw */
+    uint8_t *used, *val;
+} vmap;
+
+static uint64_t vmap_hash(const uint64_t *key, int kw) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < kw; i++) {
+        h ^= key[i];
+        h *= 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static void vmap_init(vmap *m, int kw, size_t n) {
+    m->kw = kw;
+    m->cap = 16;
+    while (m->cap < 2 * n + 16) m->cap *= 2;
+    m->keys = calloc(m->cap * (size_t)kw, 8);
+    m->used = calloc(m->cap, 1);
+    m->val = calloc(m->cap, 1);
+}
+
+static void vmap_free(vmap *m) {
+    free(m->keys), free(m->used), free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+static size_t vmap_slot(const vmap *m, const uint64_t *key) {
+    size_t i = vmap_hash(key, m->kw) & (m->cap - 1);
+    while (m->used[i] && memcmp(m->keys + i * m->kw, key, 8 * (size_t)m->kw)) i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+/* Adds key; returns 0, or 1 if it was there already. */
+static int vmap_put(vmap *m, const uint64_t *key, uint8_t v) {
+    size_t i = vmap_slot(m, key);
+    if (m->used[i]) return 1;
+    m->used[i] = 1, m->val[i] = v;
+    memcpy(m->keys + i * m->kw, key, 8 * (size_t)m->kw);
+    return 0;
+}
+
+static int vmap_get(const vmap *m, const uint64_t *key) {
+    if (!m->cap) return -1;
+    size_t i = vmap_slot(m, key);
+    return m->used[i] ? m->val[i] : -1;
+}
+
+/* Value bytes as (kind, distance): kind 2 win, 1 draw, 0 loss. */
+static int better(uint8_t a, uint8_t b) {
+    int ka = a == 0 ? 1 : (a & 1) ? 2 : 0, kb = b == 0 ? 1 : (b & 1) ? 2 : 0;
+    if (ka != kb) return ka > kb;
+    int da = (a + 1) / 2, db = (b + 1) / 2;
+    return ka == 2 ? da < db : ka == 0 ? da > db : 0;
+}
+
+static int converted(const pb_field *f, const pb_position *p) {
+    int n = 0;
+    for (int i = 0; i < f->nlattice; i++) n += (f->flags[i] & PB_NODE) && !(f->flags[i] & PB_OCCUPIED0) && p->deg[i];
+    return n;
+}
+
+typedef struct route_ctx {
+    const vmap *next;
+    int kwp;
+    int have;
+    uint8_t best;
+    int missing;
+    uint64_t routes;
+} route_ctx;
+
+static int on_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    route_ctx *c = ctx;
+    uint8_t v;
+    c->routes++;
+    if (r->end != PB_END_NONE) {
+        v = r->loser == PB_NOBODY ? 0 : r->loser == r->mover ? 2 : 1;
+    } else {
+        uint64_t key[PB_MAX_WORDS + 1];
+        pb_position_pack(f, after, key);
+        int w = vmap_get(c->next, key);
+        if (w < 0) {
+            c->missing = 1;
+            return 1;
+        }
+        /* The opponent's value w seen by the mover, one turn longer. */
+        int d = (w + 1) / 2 + 1;
+        v = w == 0 ? 0 : (w & 1) ? (uint8_t)(2 * d) : (uint8_t)(2 * d - 1);
+    }
+    if (!c->have || better(v, c->best)) c->best = v, c->have = 1;
+    return 0;
+}
+
+static void fail(pb_tb_verify_result *res, const char *fmt, int a, int b) {
+#pragma omp critical(pb_tb_verify_fail)
+    {
+        if (!res->errors) snprintf(res->first_error, sizeof res->first_error, fmt, a, b);
+        res->errors++;
+    }
+}
+
+/* The map of layer L: both mirror images of every entry. */
+static void fill_map(const pb_tb *tb, const pb_tb_layer *L, vmap *m) {
+    const pb_field *f = tb->f;
+    int kwp = f->nwords + 1;
+    vmap_init(m, kwp, 2 * L->n);
+    for (size_t i = 0; i < L->n; i++) {
+        pb_position p, q;
+        uint64_t key[PB_MAX_WORDS + 1];
+        pb_tb_unpack(f, &tb->k, L->keys + i * tb->k.kw, L->to_move, &p);
+        pb_position_pack(f, &p, key);
+        vmap_put(m, key, L->vals[i]);
+        pb_position_mirror(f, &p, &q, 1, 0);
+        pb_position_pack(f, &q, key);
+        vmap_put(m, key, L->vals[i]);
+    }
+}
+
+int pb_tb_verify(pb_tb *tb, int threads, pb_tb_verify_result *res, char *err, size_t errlen) {
+    memset(res, 0, sizeof *res);
+    const pb_field *f = tb->f;
+    const pb_tb_header *h = &tb->h;
+    int kw = tb->k.kw, nt = threads > 0 ? threads : omp_get_max_threads();
+    pb_tb_layer cur, next;
+    vmap nmap;
+    memset(&nmap, 0, sizeof nmap);
+    if (pb_tb_load(tb, h->dmax, &next, err, errlen)) return 2;
+    for (int d = h->dmax; d >= h->d0; d--) {
+        /* Layer d+1's map (empty past the deepest layer), layer d loaded. */
+        vmap_free(&nmap);
+        if (d < h->dmax) fill_map(tb, &next, &nmap);
+        if (d == h->dmax) cur = next, memset(&next, 0, sizeof next);
+        else if (pb_tb_load(tb, d, &cur, err, errlen)) {
+            pb_tb_layer_free(&next);
+            vmap_free(&nmap);
+            return 2;
+        }
+        pb_tb_layer_free(&next);
+        uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0}, routes = 0;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) reduction(+ : cl[:3], po[:3], routes)
+        for (size_t i = 0; i < cur.n; i++) {
+            const uint64_t *key = cur.keys + i * kw;
+            pb_position p, q;
+            uint64_t mk[PB_TB_MAX_KW];
+            pb_tb_unpack(f, &tb->k, key, cur.to_move, &p);
+            pb_position_mirror(f, &p, &q, 1, 0);
+            pb_tb_pack(f, &tb->k, &q, mk);
+            int c = pb_tb_cmp(key, mk, kw);
+            if (i > 0 && pb_tb_cmp(key - kw, key, kw) >= 0) fail(res, "layer %d: entry %d is out of order", d, (int)i);
+            if (c > 0) fail(res, "layer %d: entry %d is not the smaller key of its mirror pair", d, (int)i);
+            if (converted(f, &p) != d || !pb_is_node(f, p.ball))
+                fail(res, "layer %d: entry %d does not belong to the layer", d, (int)i);
+            route_ctx rc = {&nmap, f->nwords + 1, 0, 0, 0, 0};
+            pb_routes_foreach(f, &p, on_route, &rc);
+            routes += rc.routes;
+            if (rc.missing) fail(res, "layer %d: a successor of entry %d is missing from the next layer", d, (int)i);
+            else if (!rc.have) fail(res, "layer %d: entry %d has no turn", d, (int)i);
+            else if (rc.best != cur.vals[i])
+                fail(res, "layer %d: entry %d is not the best of its turns", d, (int)i);
+            int k = cur.vals[i] == 0 ? 1 : (cur.vals[i] & 1) ? 2 : 0;
+            cl[k] += 1;
+            po[k] += c == 0 ? 1 : 2;
+        }
+        res->routes += routes;
+        res->checked += cur.n;
+        const pb_tb_layer_counts *hc = &h->layer[d - h->d0];
+        uint64_t tc = 0, tp = 0;
+        for (int k = 0; k < 3; k++) {
+            tc += cl[k], tp += po[k];
+            if (cl[k] != hc->classes_by[k] || po[k] != hc->positions_by[k])
+                fail(res, "layer %d: the header's counts by value (value %d) do not match the entries", d, k - 1);
+        }
+        if (tc != hc->classes || tp != hc->positions)
+            fail(res, "layer %d: the header's counts do not match the entries", d, 0);
+        if (d == h->d0) {
+            pb_position root;
+            pb_tb_root(tb, &root);
+            if (converted(f, &root) != h->d0) fail(res, "the root is not in layer %d", h->d0, 0);
+            uint64_t rk[PB_MAX_WORDS + 1];
+            vmap rm;
+            fill_map(tb, &cur, &rm);
+            pb_position_pack(f, &root, rk);
+            if (vmap_get(&rm, rk) < 0) fail(res, "the root is missing from layer %d", h->d0, 0);
+            vmap_free(&rm);
+        }
+        next = cur;
+    }
+    pb_tb_layer_free(&next);
+    vmap_free(&nmap);
+    return res->errors ? 1 : 0;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# robust.sh - what every command owes its caller: options checked against
+# the command's own table (exit 2 for the rest), --help listing only those,
+# output that was really written (exit 5), record files that are text,
+# distinct exit statuses, --version and the version in JSON and CSV.
+. "$(dirname "$0")/lib/check.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+S="--field 2,2,2"
+
+# ---- every command, standard output on a full disk: exit 5 ----
+echo quit > quit.txt
+full() { "$@" > /dev/full 2> full.err < quit.txt; echo $?; }
+check "info > /dev/full" 5 "$(full "$pb" info)"
+check "show > /dev/full" 5 "$(full "$pb" show)"
+check "moves > /dev/full" 5 "$(full "$pb" moves)"
+check "play > /dev/full" 5 "$(full "$pb" play $S)"
+check "play --vs-solver > /dev/full" 5 "$(full "$pb" play --vs-solver $S)"
+check "perft > /dev/full" 5 "$(full "$pb" perft $S --depth 2)"
+check "solve > /dev/full" 5 "$(full "$pb" solve $S --quiet)"
+check "solve --batch > /dev/full" 5 "$(echo "e2-e3" | "$pb" solve $S --batch - > /dev/full 2>/dev/null; echo $?)"
+check "enumerate > /dev/full" 5 "$(full "$pb" enumerate $S --depth 2 --quiet)"
+check "enumerate --csv > /dev/full" 5 "$(full "$pb" enumerate $S --depth 2 --csv --quiet)"
+check "prove > /dev/full" 5 "$(full "$pb" prove --claim empty-count --field 2,2,2)"
+check "bench > /dev/full" 5 "$(full "$pb" bench)"
+check "--help > /dev/full" 5 "$(full "$pb" --help)"
+check "--version > /dev/full" 5 "$(full "$pb" --version)"
+check "solve --help > /dev/full" 5 "$(full "$pb" solve --help)"
+contains "the write failure is named" "cannot write the output" "$(cat full.err)"
+# A closed standard output: exit 5 at once, and no file takes its place.
+"$pb" show --svg pic.svg >&- 2> closed.err; st=$?
+check "closed stdout" 5 "$st"
+[ ! -e pic.svg ] || fail "closed stdout: a file was written"
+# An SVG into a missing directory: write failure.
+check "svg into a missing directory" 5 "$(status "$pb" show --svg no-such-dir/a.svg)"
+
+# ---- record files that are not text: exit 2, one line ----
+mkdir -p adir
+printf 'e7-e8\0e8-e9' > nul.txt
+head -c 300 /bin/sh > binary.bin
+for f in adir nul.txt binary.bin; do
+  "$pb" show --record-file "$f" > /dev/null 2> rf.err; st=$?
+  check "--record-file $f: status" 2 "$st"
+  check "--record-file $f: one line" 1 "$(wc -l < rf.err)"
+done
+contains "directory named" "Is a directory" "$("$pb" show adir 2>&1)"
+contains "NUL named" "NUL" "$("$pb" show nul.txt 2>&1)"
+
+# ---- prove --out: a bad directory is refused before the work ----
+"$pb" prove --out no-such-dir > /dev/null 2> out.err; st=$?
+check "prove --out missing dir: status" 2 "$st"
+contains "prove --out missing dir: named" "no-such-dir" "$(cat out.err)"
+touch afile
+check "prove --out a file" 2 "$(status "$pb" prove --out afile)"
+
+# ---- each command takes only its own options ----
+check "perft --svg" 2 "$(status "$pb" perft --svg a.svg)"
+[ ! -e a.svg ] || fail "perft --svg wrote a file"
+check "show --json" 2 "$(status "$pb" show --json)"
+check "play --json" 2 "$(status "$pb" play --json)"
+check "info --record" 2 "$(status "$pb" info --record e7-e8)"
+check "prove --rules" 2 "$(status "$pb" prove --rules hockey)"
+check "bench --threads alone" 2 "$(status "$pb" bench --threads 2)"
+check "--dead-end with book rules" 2 "$(status "$pb" info --dead-end loss)"
+check "--dead-end with hockey" 0 "$(status "$pb" info --rules hockey --dead-end loss)"
+check "--record and --record-file" 2 "$(status "$pb" show --record e7-e8 --record-file x)"
+check "--record and a file argument" 2 "$(status "$pb" show --record e7-e8 x)"
+check "two file arguments" 2 "$(status "$pb" show x y)"
+e=$("$pb" show --no-such 2>&1)
+contains "unknown last option named" "unknown option '--no-such'" "$e"
+check "unknown option: one line" 1 "$(echo "$e" | wc -l)"
+e=$("$pb" solve --time-limit 2>&1)
+contains "missing value named" "option --time-limit needs a value" "$e"
+check "a flag with a value" 2 "$(status "$pb" info --json=yes)"
+check "show -h" 0 "$(status "$pb" show -h)"
+contains "show -h is the help" "usage: paperball show" "$("$pb" show -h)"
+# --help lists the command's own options only.
+h=$("$pb" perft --help)
+contains "perft --help: --depth" "--depth D" "$h"
+case "$h" in *--svg*|*--threads*|*--mpi*) fail "perft --help lists options perft does not take";; *) echo "ok   perft --help is its own";; esac
+h=$("$pb" info --help)
+case "$h" in *--record*|*--depth*) fail "info --help lists options info does not take";; *) echo "ok   info --help is its own";; esac
+# The memory budget has one name, --memory, and --hash is its alias.
+check "enumerate --hash" 0 "$(status "$pb" enumerate $S --depth 1 --hash 64M --quiet)"
+check "solve --memory" 0 "$(status "$pb" solve $S --memory 1M --quiet)"
+contains "solve --help: --memory" "--memory SIZE" "$("$pb" solve --help)"
+# --quiet means the same everywhere: nothing on standard error.
+"$pb" show $S --svg q.svg --quiet > /dev/null 2> q.err
+check "show --quiet: nothing on stderr" 0 "$(wc -c < q.err)"
+"$pb" solve $S --quiet > /dev/null 2> q.err
+check "solve --quiet: nothing on stderr" 0 "$(wc -c < q.err)"
+
+# ---- exit statuses: one table, in --help and the README ----
+h=$("$pb" --help)
+for s in 0 1 2 3 4 5 6; do
+  contains "--help: status $s" "  $s  " "$h"
+  grep -q "^| $s " "$root/README.md" || fail "README: no row for status $s"
+done
+check "stopped early: 3" 3 "$(status "$pb" solve --field 2,8,10 --time-limit 0.2 --quiet)"
+check "over the memory budget: 4" 4 "$(status "$pb" enumerate --field 2,4,4 --depth 5 --memory 1M --quiet)"
+
+# ---- --version, and version and commit in JSON and CSV ----
+v=$("$pb" --version)
+contains "--version" "paperball " "$v"
+commit=$(echo "$v" | sed 's/.*(commit \(.*\))/\1/')
+[ -n "$commit" ] || fail "--version names no commit"
+for cmd in "info" "moves" "perft $S --depth 1" "solve $S --quiet" "enumerate $S --depth 1 --quiet" \
+           "prove --claim empty-count --field 2,2,2"; do
+  contains "$cmd --json: commit" "\"commit\":\"$commit\"" "$("$pb" $cmd --json)"
+done
+csv=$("$pb" enumerate $S --depth 1 --csv --quiet)
+contains "CSV: version and commit columns" ",version,commit" "$(echo "$csv" | head -1)"
+contains "CSV: the commit" ",$commit" "$(echo "$csv" | sed -n 2p)"
+# The CSV's first columns are those of results/enumeration.csv; setback and
+# dead end are empty outside hockey.
+check "CSV columns as results/enumeration.csv" "$(head -1 "$root/results/enumeration.csv" | cut -d, -f1-6)" \
+  "$(echo "$csv" | head -1 | cut -d, -f1-6)"
+check "CSV: book has no setback" "book,2,2,2,," "$(echo "$csv" | sed -n 2p | cut -d, -f1-6)"
+# Stopped by the memory budget: the finished depths are printed.
+out=$("$pb" enumerate --field 2,4,4 --depth 5 --memory 1M --csv --quiet 2>/dev/null)
+check "memory stop: depths 0..3 printed" "0 1 2 3" "$(echo "$out" | tail -n +2 | cut -d, -f7 | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- prove first-moves counts every route: (2;4;2) has more than 64 ----
+routes=$("$pb" perft --field 2,4,2 --depth 1 | awk '$1 == 1 { print $2 }')
+classes=$("$pb" solve --field 2,4,2 --json --quiet | grep -o '"classes":[0-9]*' | cut -d: -f2)
+contains "first-moves on (2;4;2): routes and classes as perft and solve count them" \
+  "(2;4;2) $routes routes/$classes classes" "$("$pb" prove --claim first-moves --field 2,4,2)"
+finish

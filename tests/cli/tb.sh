@@ -1,0 +1,58 @@
+#!/bin/bash
+# tb.sh - `paperball tb` from the command line: build, verify, probe and
+# stats of small tablebases; probe values against `paperball solve`; the
+# stop and resume of a build under a memory budget; damaged, foreign and
+# mismatched files refused with one line and exit status 2.
+# Usage: bash tb.sh /path/to/paperball   (run in a scratch directory)
+. "$(dirname "$0")/lib/check.sh"
+
+# A field whose games last several turns: book (2;2;4).
+"$pb" tb build --field 2,2,4 --out b.pbt --quiet --threads 2 > build.txt
+check "build exit status" 0 $?
+contains "build: positions = enumerate's total" "= 46205 positions" "$(cat build.txt)"
+check "verify" 0 "$(status "$pb" tb verify b.pbt --threads 2)"
+contains "verify says so" "every entry holds" "$("$pb" tb verify b.pbt)"
+
+# The probe's value at the start and after two turns equals the solver's.
+for rec in "" "1. b4-b5" "1. b4-b5 b5-c5-b6"; do
+  args=(); [ -n "$rec" ] && args=(--record "$rec")
+  want=$("$pb" solve --field 2,2,4 "${args[@]}" --json | grep -o '"to_move":"[a-z]*","value":"[a-z]*"' | head -1 |
+         sed 's/.*"value":"//; s/"//')
+  got=$("$pb" tb probe b.pbt "${args[@]}" --json | sed 's/^{[^}]*"value":"\([a-z]*\)".*/\1/')
+  case "$want" in win|draw|loss) ;; *) fail "solve gave no value at '$rec'";; esac
+  check "probe = solve at '$rec'" "$want" "$got"
+done
+# The probe lists every turn: as many as `moves` does, best first.
+nt=$("$pb" moves --field 2,2,4 --json | sed 's/.*"count":\([0-9]*\).*/\1/')
+got=$("$pb" tb probe b.pbt --json | grep -o '"route"' | wc -l)
+check "probe lists every turn" "$nt" "$got"
+contains "probe text" "value        loss in 5 for Top" "$("$pb" tb probe b.pbt)"
+
+# Stats: per-layer counts and the longest forced win, drawn.
+"$pb" tb stats b.pbt --svg win.svg > stats.txt
+check "stats exit status" 0 $?
+contains "stats: longest win" "longest forced win: win in" "$(cat stats.txt)"
+grep -q '<svg' win.svg || fail "stats --svg wrote no SVG"
+
+# A build stopped by its memory budget (exit 1), then rerun: the same file.
+check "memory stop (exit status 4)" 4 "$(status "$pb" tb build --field 2,2,2 --out m.pbt --memory 2K --quiet)"
+check "rerun" 0 "$(status "$pb" tb build --field 2,2,2 --out m.pbt --quiet)"
+"$pb" tb build --field 2,2,2 --out m2.pbt --quiet > /dev/null
+cmp -s m.pbt m2.pbt || fail "resumed build differs from a fresh one"
+
+# Damaged and foreign files: one line, exit status 2.
+cp b.pbt d.pbt
+printf '\x55' | dd of=d.pbt bs=1 seek=300 conv=notrunc status=none
+check "damaged: verify" 2 "$(status "$pb" tb verify d.pbt)"
+check "damaged: probe" 2 "$(status "$pb" tb probe d.pbt)"
+check "damaged: one line" 1 "$("$pb" tb verify d.pbt 2>&1 | wc -l)"
+head -c 200 b.pbt > cut.pbt
+check "cut short" 2 "$(status "$pb" tb stats cut.pbt)"
+echo "not a tablebase" > junk.pbt
+check "foreign file" 2 "$(status "$pb" tb probe junk.pbt)"
+check "missing file" 2 "$(status "$pb" tb verify nothing.pbt)"
+check "a position of another field" 2 "$(status "$pb" tb probe m.pbt --record "1. b3-c4")"
+check "triple refused" 2 "$(status "$pb" tb build --rules triple --field 2,4,4 --out t.pbt)"
+check "no --out" 2 "$(status "$pb" tb build --field 2,2,2)"
+check "unknown subcommand" 2 "$(status "$pb" tb frobnicate)"
+finish

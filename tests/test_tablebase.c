@@ -1,0 +1,475 @@
+/* test_tablebase.c - tablebases (tablebase/) against independent answers:
+ * every value against plain minimax (ref_minimax.c) and every distance
+ * against a memoised route-by-route search written here, on every position
+ * of small fields and a sample of a larger one; layer sizes against the
+ * enumeration; the same file with 1 and 2 threads and after a resumed
+ * build; the verifier catching one changed value or distance; the
+ * container refusing damaged and mismatched files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "container.h"
+#include "enumerate.h"
+#include "line.h"
+#include "posset.h"
+#include "ref_minimax.h"
+#include "tablebase.h"
+
+typedef struct tcase {
+    pb_rules rules;
+    int g, w, l, s;
+    pb_dead_end dead;
+} tcase;
+
+/* Small fields whose every position is checked. */
+static const tcase small[] = {
+    {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW},
+    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW},
+    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_LOSS},
+    {PB_RULES_HOCKEY, 2, 4, 2, 0, PB_DEAD_END_DRAW},
+    {PB_RULES_HOCKEY, 2, 2, 6, 1, PB_DEAD_END_DRAW},
+    {PB_RULES_HOCKEY, 2, 6, 2, 0, PB_DEAD_END_DRAW},
+    {PB_RULES_HOCKEY, 2, 8, 2, 0, PB_DEAD_END_LOSS},
+};
+#define NSMALL (int)(sizeof small / sizeof small[0])
+
+static pb_field *field_of(const tcase *c) {
+    pb_field_spec sp = {c->rules, c->g, c->w, c->l, c->s, c->dead};
+    char err[200];
+    pb_field *f = pb_field_new(&sp, err, sizeof err);
+    if (!f) fail_msg("field: %s", err);
+    return f;
+}
+
+static void tmp_path(char *buf, size_t len, const char *name) {
+    snprintf(buf, len, "tb_test_%d_%s.pbt", (int)getpid(), name);
+}
+
+static pb_tb *build_open(const pb_field *f, const pb_position *root, const char *path, int threads) {
+    pb_tb_build_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    pb_tb_build_result res;
+    pb_tb_status st = pb_tb_build(f, root, path, &o, &res);
+    if (st != PB_TB_OK) fail_msg("build: %s", res.message);
+    char err[600];
+    pb_tb *tb = pb_tb_open(path, 1, err, sizeof err);
+    if (!tb) fail_msg("open: %s", err);
+    return tb;
+}
+
+/* A field, its start (Top first) and its table, built into a fresh file. */
+typedef struct fixture {
+    pb_field *f;
+    pb_position root;
+    char path[128];
+    pb_tb *tb;
+} fixture;
+
+static void fixture_build(fixture *x, const tcase *c, const char *name, int threads) {
+    x->f = field_of(c);
+    pb_position_start(x->f, &x->root, PB_TOP);
+    tmp_path(x->path, sizeof x->path, name);
+    x->tb = build_open(x->f, &x->root, x->path, threads);
+}
+
+static void fixture_free(fixture *x) {
+    pb_tb_close(x->tb);
+    remove(x->path);
+    pb_field_free(x->f);
+}
+
+/* ---- a reference value and distance: route by route, memoised ---- */
+
+/* (kind, distance) as a value byte; kind order loss < draw < win, a win
+ * better when shorter, a loss better when longer. */
+static int ref_better(uint8_t a, uint8_t b) {
+    int ka = a == 0 ? 1 : (a % 2 ? 2 : 0), kb = b == 0 ? 1 : (b % 2 ? 2 : 0);
+    int da = (a + 1) / 2, db = (b + 1) / 2;
+    if (ka != kb) return ka > kb;
+    return ka == 2 ? da < db : ka == 0 ? da > db : 0;
+}
+
+typedef struct ref_map {
+    size_t cap, n;
+    uint64_t *keys;    /* cap * kw */
+    uint8_t *used, *val;
+    int kw;
+} ref_map;
+
+static size_t ref_slot(const ref_map *m, const uint64_t *key) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < m->kw; i++) h = (h ^ key[i]) * 1099511628211ULL, h ^= h >> 29;
+    size_t s = h & (m->cap - 1);
+    while (m->used[s] && memcmp(m->keys + s * m->kw, key, 8 * (size_t)m->kw)) s = (s + 1) & (m->cap - 1);
+    return s;
+}
+
+static void ref_map_grow(ref_map *m) {
+    ref_map n = {m->cap ? 2 * m->cap : 1024, 0, NULL, NULL, NULL, m->kw};
+    n.keys = calloc(n.cap * (size_t)n.kw, 8), n.used = calloc(n.cap, 1), n.val = calloc(n.cap, 1);
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->used[i]) {
+            size_t s = ref_slot(&n, m->keys + i * m->kw);
+            n.used[s] = 1, n.val[s] = m->val[i];
+            memcpy(n.keys + s * n.kw, m->keys + i * m->kw, 8 * (size_t)n.kw);
+            n.n++;
+        }
+    free(m->keys), free(m->used), free(m->val);
+    *m = n;
+}
+
+typedef struct ref_ctx {
+    ref_map *memo;
+    int have;
+    uint8_t best;
+} ref_ctx;
+
+static uint8_t ref_value(const pb_field *f, pb_position *p, ref_map *memo);
+
+static int ref_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    ref_ctx *c = ctx;
+    uint8_t v;
+    if (r->end != PB_END_NONE) {
+        v = r->loser == PB_NOBODY ? 0 : r->loser == r->mover ? 2 : 1;
+    } else {
+        uint8_t w = ref_value(f, after, c->memo);
+        int d = (w + 1) / 2 + 1;
+        v = w == 0 ? 0 : (w % 2 ? (uint8_t)(2 * d) : (uint8_t)(2 * d - 1));
+    }
+    if (!c->have || ref_better(v, c->best)) c->best = v, c->have = 1;
+    return 0;
+}
+
+static uint8_t ref_value(const pb_field *f, pb_position *p, ref_map *memo) {
+    uint64_t key[PB_MAX_WORDS + 1];
+    pb_position_pack(f, p, key);
+    size_t s = ref_slot(memo, key);
+    if (memo->used[s]) return memo->val[s];
+    ref_ctx c = {memo, 0, 0};
+    pb_routes_foreach(f, p, ref_route, &c);
+    if (2 * (memo->n + 1) > memo->cap) ref_map_grow(memo);
+    s = ref_slot(memo, key);
+    memo->used[s] = 1, memo->val[s] = c.best;
+    memcpy(memo->keys + s * memo->kw, key, 8 * (size_t)memo->kw);
+    memo->n++;
+    return c.best;
+}
+
+/* ---- tests ---- */
+
+/* Every entry of every small field: value = minimax, distance = the
+ * reference; layer sizes (positions and mirror classes) = enumeration. */
+static void test_small_fields_exact(void **state) {
+    (void)state;
+    for (int c = 0; c < NSMALL; c++) {
+        fixture x;
+        fixture_build(&x, &small[c], "small", 2);
+        pb_field *f = x.f;
+        pb_position root = x.root;
+        pb_tb *tb = x.tb;
+
+        pb_enum_options eo;
+        pb_enum_options_init(&eo);
+        pb_enum_result er;
+        assert_int_equal(pb_enumerate(f, &root, &eo, &er), PB_ENUM_OK);
+        ref_map memo = {0, 0, NULL, NULL, NULL, f->nwords + 1};
+        ref_map_grow(&memo);
+        for (int d = 0; d < er.nrows; d++) {
+            uint64_t pos = er.rows[d].positions, cls = er.rows[d].classes_lr;
+            if (d > tb->h.dmax) {
+                assert_int_equal(pos, 0);
+                continue;
+            }
+            assert_int_equal(tb->h.layer[d].positions, pos);
+            assert_int_equal(tb->h.layer[d].classes, cls);
+            pb_tb_layer L;
+            char err[600];
+            assert_int_equal(pb_tb_load(tb, d, &L, err, sizeof err), 0);
+            for (size_t i = 0; i < L.n; i++) {
+                pb_position p;
+                pb_tb_unpack(f, &tb->k, L.keys + i * tb->k.kw, L.to_move, &p);
+                int mm = pb_ref_minimax_value(f, &p, 100000000);
+                assert_int_not_equal(mm, PB_UNKNOWN);
+                assert_int_equal(pb_tb_value(L.vals[i]), mm);
+                assert_int_equal(L.vals[i], ref_value(f, &p, &memo));
+            }
+            pb_tb_layer_free(&L);
+        }
+        free(memo.keys), free(memo.used), free(memo.val);
+        pb_enum_result_free(&er);
+        fixture_free(&x);
+    }
+}
+
+/* A larger field: the layer sizes against the enumeration, and a random
+ * sample of entries against the solver and the reference. */
+static void test_larger_field_sample(void **state) {
+    (void)state;
+    tcase c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW};
+    fixture x;
+    fixture_build(&x, &c, "larger", 2);
+    pb_field *f = x.f;
+    pb_tb *tb = x.tb;
+    char err[600];
+    pb_enum_options eo;
+    pb_enum_options_init(&eo);
+    pb_enum_result er;
+    assert_int_equal(pb_enumerate(f, &x.root, &eo, &er), PB_ENUM_OK);
+    for (int d = 0; d <= tb->h.dmax; d++) assert_int_equal(tb->h.layer[d].positions, er.rows[d].positions);
+    pb_enum_result_free(&er);
+    ref_map memo = {0, 0, NULL, NULL, NULL, f->nwords + 1};
+    ref_map_grow(&memo);
+    uint64_t rng = 12345;
+    int checked = 0;
+    for (int d = tb->h.d0; d <= tb->h.dmax; d++) {
+        pb_tb_layer L;
+        assert_int_equal(pb_tb_load(tb, d, &L, err, sizeof err), 0);
+        for (int k = 0; k < 40 && L.n; k++) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            size_t i = rng % L.n;
+            pb_position p;
+            pb_tb_unpack(f, &tb->k, L.keys + i * tb->k.kw, L.to_move, &p);
+            pb_solve_opts so;
+            memset(&so, 0, sizeof so);
+            so.no_pv = 1;
+            pb_solve_result sr;
+            assert_int_equal(pb_solve(f, &p, &so, &sr), 0);
+            assert_int_equal(pb_tb_value(L.vals[i]), sr.value);
+            pb_solve_result_free(&sr);
+            if (d >= 3) assert_int_equal(L.vals[i], ref_value(f, &p, &memo));
+            checked++;
+        }
+        pb_tb_layer_free(&L);
+    }
+    assert_true(checked > 100);
+    free(memo.keys), free(memo.used), free(memo.val);
+    fixture_free(&x);
+}
+
+static unsigned char *slurp(const char *path, long *n) {
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    *n = ftell(fp);
+    rewind(fp);
+    unsigned char *b = malloc((size_t)*n + 1);
+    assert_int_equal(fread(b, 1, (size_t)*n, fp), (size_t)*n);
+    fclose(fp);
+    return b;
+}
+
+static void spit(const char *path, const unsigned char *b, long n) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+}
+
+/* One thread or two, a build stopped by its memory budget then rerun, and
+ * a build resumed from its kept layer files: the same bytes. */
+static void test_deterministic_and_resumable(void **state) {
+    (void)state;
+    tcase c = {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW};
+    pb_field *f = field_of(&c);
+    pb_position root;
+    pb_position_start(f, &root, PB_TOP);
+    char p1[128], p2[128], p3[128], lp[160];
+    tmp_path(p1, sizeof p1, "t1"), tmp_path(p2, sizeof p2, "t2"), tmp_path(p3, sizeof p3, "t3");
+    pb_tb_close(build_open(f, &root, p1, 1));
+    pb_tb_close(build_open(f, &root, p2, 2));
+    pb_tb_build_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    o.memory = 2000;   /* bytes: too few for the buffers of layer 1 */
+    pb_tb_build_result res;
+    assert_int_equal(pb_tb_build(f, &root, p3, &o, &res), PB_TB_MEMORY);
+    o.memory = 0;
+    o.keep = 1;
+    assert_int_equal(pb_tb_build(f, &root, p3, &o, &res), PB_TB_OK);
+    long n1, n2, n3;
+    unsigned char *b1 = slurp(p1, &n1), *b2 = slurp(p2, &n2), *b3 = slurp(p3, &n3);
+    assert_int_equal(n1, n2);
+    assert_int_equal(n1, n3);
+    assert_memory_equal(b1, b2, (size_t)n1);
+    assert_memory_equal(b1, b3, (size_t)n1);
+    free(b3);
+    /* Rerun after losing the file and the values of the root's layer:
+     * the keys of every layer and the deeper values are taken as found. */
+    remove(p3);
+    snprintf(lp, sizeof lp, "%s.v0", p3);
+    assert_int_equal(remove(lp), 0);
+    o.keep = 0;
+    assert_int_equal(pb_tb_build(f, &root, p3, &o, &res), PB_TB_OK);
+    assert_int_equal(res.resumed_forward, res.dmax - res.d0 + 1);
+    assert_int_equal(res.resumed_backward, res.dmax - res.d0);
+    b3 = slurp(p3, &n3);
+    assert_int_equal(n1, n3);
+    assert_memory_equal(b1, b3, (size_t)n1);
+    snprintf(lp, sizeof lp, "%s.k1", p3);
+    assert_null(fopen(lp, "rb"));   /* removed after the build */
+    free(b1), free(b2), free(b3);
+    remove(p1), remove(p2), remove(p3);
+    pb_field_free(f);
+}
+
+/* Rewrites a table with entry i of layer d set to v (a well-formed file
+ * with fresh checksums: only the verifier's own checks can catch it). */
+static void rewrite_with(const pb_tb *tb, const char *path, int d, size_t i, uint8_t v) {
+    pb_container_meta m;
+    pb_container_meta_init(&m, PB_TB_KIND, tb->f);
+    snprintf(m.options, sizeof m.options, "%s", tb->options);
+    char err[600];
+    pb_cwriter *w = pb_container_create(path, &m, err, sizeof err);
+    assert_non_null(w);
+    size_t hl;
+    unsigned char *hb = pb_tb_header_bytes(&tb->h, &tb->k, &hl);
+    pb_container_put(w, PB_TB_TAG_HEADER, hb, hl, 0);
+    free(hb);
+    for (int e = tb->h.d0; e <= tb->h.dmax; e++) {
+        pb_tb_layer L;
+        assert_int_equal(pb_tb_load(tb, e, &L, err, sizeof err), 0);
+        if (e == d) L.vals[i] = v;
+        pb_tb_put_layer(w, &tb->k, PB_TB_TAG_ENTRIES | (uint32_t)e << 8, L.keys, L.vals, L.n);
+        pb_tb_layer_free(&L);
+    }
+    assert_int_equal(pb_container_commit(w, err, sizeof err), 0);
+}
+
+static void test_verify_catches_one_change(void **state) {
+    (void)state;
+    tcase c = {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW};
+    fixture x;
+    fixture_build(&x, &c, "good", 2);
+    pb_tb *tb = x.tb;
+    char bad[128], err[600];
+    tmp_path(bad, sizeof bad, "bad");
+    pb_tb_verify_result vr;
+    assert_int_equal(pb_tb_verify(tb, 2, &vr, err, sizeof err), 0);
+    assert_int_equal(vr.errors, 0);
+    uint64_t classes = 0;
+    for (int d = tb->h.d0; d <= tb->h.dmax; d++) classes += tb->h.layer[d - tb->h.d0].classes;
+    assert_int_equal(vr.checked, classes);
+    /* In every layer, one entry: a win or loss one turn longer, then the
+     * other kind at the same distance, then a draw turned into a win. */
+    for (int d = tb->h.d0; d <= tb->h.dmax; d++) {
+        pb_tb_layer L;
+        assert_int_equal(pb_tb_load(tb, d, &L, err, sizeof err), 0);
+        size_t i = L.n / 2;
+        uint8_t v = L.vals[i];
+        uint8_t changes[2];
+        changes[0] = v == 0 ? pb_tb_win(1) : (uint8_t)(v + 2);      /* distance + 1, same kind */
+        changes[1] = v == 0 ? pb_tb_loss(1) : (v & 1) ? (uint8_t)(v + 1) : (uint8_t)(v - 1); /* kind flipped */
+        for (int k = 0; k < 2; k++) {
+            rewrite_with(tb, bad, d, i, changes[k]);
+            pb_tb *tbad = pb_tb_open(bad, 1, err, sizeof err);
+            assert_non_null(tbad);
+            assert_int_equal(pb_tb_verify(tbad, 2, &vr, err, sizeof err), 1);
+            assert_true(vr.errors >= 1);
+            pb_tb_close(tbad);
+        }
+        pb_tb_layer_free(&L);
+    }
+    /* Unchanged, the rewrite verifies: the check above is not the rewrite's doing. */
+    pb_tb_layer L;
+    assert_int_equal(pb_tb_load(tb, tb->h.d0, &L, err, sizeof err), 0);
+    rewrite_with(tb, bad, tb->h.d0, 0, L.vals[0]);
+    pb_tb_layer_free(&L);
+    pb_tb *tsame = pb_tb_open(bad, 1, err, sizeof err);
+    assert_int_equal(pb_tb_verify(tsame, 2, &vr, err, sizeof err), 0);
+    pb_tb_close(tsame);
+    remove(bad);
+    fixture_free(&x);
+}
+
+/* Damaged and mismatched files are refused at open with one line. */
+static void test_container_refuses(void **state) {
+    (void)state;
+    tcase c = {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW};
+    fixture x;
+    fixture_build(&x, &c, "ok", 1);
+    const pb_field *f = x.f;
+    const char *path = x.path;
+    char bad[128], err[600];
+    tmp_path(bad, sizeof bad, "damaged");
+    long n;
+    unsigned char *b = slurp(path, &n);
+    /* A flipped bit anywhere: header, a block, the trailer. */
+    long where[] = {3, 20, n / 2, n - 30, n - 1};
+    for (int k = 0; k < 5; k++) {
+        b[where[k]] ^= 0x10;
+        spit(bad, b, n);
+        b[where[k]] ^= 0x10;
+        err[0] = 0;
+        assert_null(pb_tb_open(bad, 1, err, sizeof err));
+        assert_true(strlen(err) > 0 && !strchr(err, '\n'));
+    }
+    /* Cut short. */
+    spit(bad, b, n - 10);
+    assert_null(pb_tb_open(bad, 1, err, sizeof err));
+    /* Another kind, another field. */
+    pb_creader *r = pb_container_open(path, "TBLK", NULL, 1, err, sizeof err);
+    assert_null(r);
+    pb_field_spec other = f->spec;
+    other.width = 6;
+    r = pb_container_open(path, PB_TB_KIND, &other, 1, err, sizeof err);
+    assert_null(r);
+    assert_non_null(strstr(err, "another rule set or field"));
+    r = pb_container_open(path, PB_TB_KIND, &f->spec, 1, err, sizeof err);
+    assert_non_null(r);
+    pb_container_close(r);
+    free(b);
+    remove(bad);
+    fixture_free(&x);
+}
+
+/* The probe's turn list and the line of perfect play agree with the
+ * table: the best turn's value is the position's, and the line ends the
+ * game after exactly `distance` turns with the right winner. */
+static void test_line_and_turns(void **state) {
+    (void)state;
+    tcase c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW};
+    fixture x;
+    fixture_build(&x, &c, "line", 1);
+    pb_tb *tb = x.tb;
+    char err[600];
+    pb_tb_layer L0, L1;
+    assert_int_equal(pb_tb_load(tb, 0, &L0, err, sizeof err), 0);
+    assert_int_equal(pb_tb_load(tb, 1, &L1, err, sizeof err), 0);
+    pb_tb_turn *t;
+    long n = pb_tb_turns(tb, &L1, &x.root, &t);
+    assert_true(n > 0);
+    uint8_t v = L0.vals[0];
+    assert_int_equal(t[0].value, v);
+    for (long i = 1; i < n; i++) assert_true(pb_tb_rank(t[i].value) <= pb_tb_rank(t[i - 1].value));
+    pb_tb_turns_free(t, n);
+    pb_game g;
+    pb_game_init(&g, x.f, PB_TOP);
+    assert_int_equal(pb_tb_play_line(tb, &g, err, sizeof err), 0);
+    assert_int_equal(g.nturns, pb_tb_distance(v));
+    if (pb_tb_value(v) == 1) assert_int_equal(g.loser, PB_BOTTOM);
+    if (pb_tb_value(v) == -1) assert_int_equal(g.loser, PB_TOP);
+    pb_game_free(&g);
+    pb_tb_layer_free(&L0), pb_tb_layer_free(&L1);
+    fixture_free(&x);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_small_fields_exact),
+        cmocka_unit_test(test_larger_field_sample),
+        cmocka_unit_test(test_deterministic_and_resumable),
+        cmocka_unit_test(test_verify_catches_one_change),
+        cmocka_unit_test(test_container_refuses),
+        cmocka_unit_test(test_line_and_turns),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
