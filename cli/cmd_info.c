@@ -1,6 +1,7 @@
 /* cmd_info.c - `paperball info`: a field's figures. */
 #include <string.h>
 
+#include "../solver/json.h"
 #include "cli.h"
 
 int cmd_info(int argc, char **argv) {
@@ -22,16 +23,29 @@ int cmd_info(int argc, char **argv) {
     const pb_field_spec *s = &f->spec;
     int book_n = 2 * (s->goal - 1) + (s->width - 1) * (s->length - 1) - 1;
     if (o.json) {
-        printf("{");
-        pb_cli_json_version_keys(stdout);
-        printf(",\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(s->rules), s->goal,
-               s->width, s->length);
-        if (s->rules == PB_RULES_HOCKEY)
-            printf(",\"setback\":%d,\"dead_end\":\"%s\"", s->setback, s->dead_end ? "loss" : "draw");
-        printf(",\"nodes\":%d,\"segments\":%d,\"empty\":%d,\"odd\":%d,\"inner\":%d,\"boundary\":%d,"
-               "\"goal_nodes\":%d,\"posts\":%d,\"centre\":\"%s\",\"segment_words\":%d}\n",
-               f->nnodes, f->nsegments, f->nempty, f->nodd, f->ninner, f->nnodes - f->ninner, goals, posts,
-               pb_node_name(f, f->centre, cn), f->nwords);
+        pb_json j;
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_cli_json_version(&j);
+        pb_json_str(&j, "rules", pb_rules_name(s->rules));
+        pb_json_int(&j, "goal", s->goal);
+        pb_json_int(&j, "width", s->width);
+        pb_json_int(&j, "length", s->length);
+        if (s->rules == PB_RULES_HOCKEY) {
+            pb_json_int(&j, "setback", s->setback);
+            pb_json_str(&j, "dead_end", s->dead_end ? "loss" : "draw");
+        }
+        pb_json_int(&j, "nodes", f->nnodes);
+        pb_json_int(&j, "segments", f->nsegments);
+        pb_json_int(&j, "empty", f->nempty);
+        pb_json_int(&j, "odd", f->nodd);
+        pb_json_int(&j, "inner", f->ninner);
+        pb_json_int(&j, "boundary", f->nnodes - f->ninner);
+        pb_json_int(&j, "goal_nodes", goals);
+        pb_json_int(&j, "posts", posts);
+        pb_json_str(&j, "centre", pb_node_name(f, f->centre, cn));
+        pb_json_int(&j, "segment_words", f->nwords);
+        pb_json_end(&j);
     } else {
         printf("field       %s\n", pb_field_describe(f, desc, sizeof desc));
         printf("nodes       %d (%d inner, %d boundary)\n", f->nnodes, f->ninner, f->nnodes - f->ninner);

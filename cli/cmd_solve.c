@@ -132,9 +132,12 @@ static int write_pictures(const pb_opts *o, const pb_field *f, const pb_solve_re
     return status;
 }
 
-/* --batch: one solver and one table for all the records (the table keeps
- * only exact values of whole positions, so what one record leaves there is
- * true for the next). */
+/* --batch: one solver and one table for all the records.  The table keeps
+ * only proven bounds of whole positions, and a search cut short by the time
+ * limit stores nothing (the argument at the top of solver/search.c), so
+ * what one record leaves there is true for the next: a record's value does
+ * not depend on the records before it (tests/cli/batch.sh checks the batch
+ * against single solves and a tiny table). */
 typedef struct batch_ctx {
     const pb_opts *o;
     pb_solver *s;

@@ -100,6 +100,7 @@ static int tb_build(int argc, char **argv, int estimate_only) {
             pb_json j;
             pb_json_init(&j, stdout);
             pb_json_object(&j, NULL);
+            pb_cli_json_version(&j);
             pb_json_str(&j, "rules", pb_rules_name(f->spec.rules));
             pb_json_str(&j, "field", pb_field_describe(f, desc, sizeof desc));
             pb_json_str(&j, "file", o.out);
@@ -193,6 +194,7 @@ static int tb_probe(int argc, char **argv) {
             pb_json j;
             pb_json_init(&j, stdout);
             pb_json_object(&j, NULL);
+            pb_cli_json_version(&j);
             pb_json_str(&j, "to_move", g.pos.to_move == PB_TOP ? "top" : "bottom");
             pb_json_int(&j, "layer", d);
             pb_json_str(&j, "value", value_key(val));
@@ -249,6 +251,7 @@ static int tb_verify(int argc, char **argv) {
         pb_json j;
         pb_json_init(&j, stdout);
         pb_json_object(&j, NULL);
+        pb_cli_json_version(&j);
         pb_json_bool(&j, "ok", v == 0);
         pb_json_uint(&j, "entries", res.checked);
         pb_json_uint(&j, "routes", res.routes);
@@ -306,6 +309,7 @@ static int tb_stats(int argc, char **argv) {
     pb_json_init(&j, stdout);
     if (o.json) {
         pb_json_object(&j, NULL);
+        pb_cli_json_version(&j);
         pb_json_str(&j, "rules", pb_rules_name(tb->f->spec.rules));
         pb_json_str(&j, "field", pb_field_describe(tb->f, desc, sizeof desc));
         pb_json_array(&j, "layers");

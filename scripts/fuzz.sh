@@ -3,6 +3,7 @@
 # (tests/fuzz/record_fuzz.c) with clang and run it.
 #
 #   scripts/fuzz.sh [SECONDS] [WORKDIR]     (defaults: 60 s, build-fuzz/)
+#   FUZZ_OPT=-O0 compiles faster (the default is -O1)
 #
 # The committed seeds in tests/fuzz/corpus/ are copied into WORKDIR/corpus,
 # which collects what the fuzzer finds, so the repository is not touched.
@@ -19,8 +20,10 @@ cp -n "$here"/tests/fuzz/corpus/* "$work/corpus/" 2>/dev/null || true
 # The solver is C11 with the POSIX and GNU extensions it uses (mmap's
 # MAP_ANONYMOUS), as the CMake build compiles it (CMAKE_C_EXTENSIONS).
 sources=$(ls "$here"/solver/*.c)
-"$cc" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -fopenmp -I"$here/solver" "$here/tests/fuzz/record_fuzz.c" $sources -lm -o "$work/record_fuzz"
+# The libraries the solver links (as in CMakeLists.txt), by pkg-config.
+libs=$(pkg-config --cflags --libs libzstd libxxhash)
+"$cc" -std=gnu11 -g ${FUZZ_OPT:--O1} -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -fopenmp -I"$here/solver" "$here/tests/fuzz/record_fuzz.c" $sources $libs -lm -o "$work/record_fuzz"
 cd "$work"
 ./record_fuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
     -dict="$here/tests/fuzz/record.dict" -artifact_prefix="$work/" corpus

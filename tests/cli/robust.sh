@@ -22,14 +22,17 @@ check "enumerate > /dev/full" 5 "$(full "$pb" enumerate $S --depth 2 --quiet)"
 check "enumerate --csv > /dev/full" 5 "$(full "$pb" enumerate $S --depth 2 --csv --quiet)"
 check "prove > /dev/full" 5 "$(full "$pb" prove --claim empty-count --field 2,2,2)"
 check "bench > /dev/full" 5 "$(full "$pb" bench)"
+check "tb build > /dev/full" 5 "$(full "$pb" tb build $S --out t.pbt --quiet)"
+check "tb probe > /dev/full" 5 "$(full "$pb" tb probe t.pbt)"
 check "--help > /dev/full" 5 "$(full "$pb" --help)"
 check "--version > /dev/full" 5 "$(full "$pb" --version)"
 check "solve --help > /dev/full" 5 "$(full "$pb" solve --help)"
 contains "the write failure is named" "cannot write the output" "$(cat full.err)"
 # A closed standard output: exit 5 at once, and no file takes its place.
-"$pb" show --svg pic.svg >&- 2> closed.err; st=$?
+rm -f closed.svg
+"$pb" show --svg closed.svg >&- 2> closed.err; st=$?
 check "closed stdout" 5 "$st"
-[ ! -e pic.svg ] || fail "closed stdout: a file was written"
+[ ! -e closed.svg ] || fail "closed stdout: a file was written"
 # An SVG into a missing directory: write failure.
 check "svg into a missing directory" 5 "$(status "$pb" show --svg no-such-dir/a.svg)"
 
@@ -104,7 +107,7 @@ contains "--version" "paperball " "$v"
 commit=$(echo "$v" | sed 's/.*(commit \(.*\))/\1/')
 [ -n "$commit" ] || fail "--version names no commit"
 for cmd in "info" "moves" "perft $S --depth 1" "solve $S --quiet" "enumerate $S --depth 1 --quiet" \
-           "prove --claim empty-count --field 2,2,2"; do
+           "prove --claim empty-count --field 2,2,2" "tb stats t.pbt" "tb probe t.pbt"; do
   contains "$cmd --json: commit" "\"commit\":\"$commit\"" "$("$pb" $cmd --json)"
 done
 csv=$("$pb" enumerate $S --depth 1 --csv --quiet)
