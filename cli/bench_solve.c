@@ -1,7 +1,10 @@
-/* bench_solve.c - `paperball bench --solve`: the solver on fixed positions,
- * each with 1 thread and with N threads (--threads, default 2): value,
- * nodes, wall and CPU time, nodes per second, speed-up. */
+/* bench_solve.c - `paperball bench --solve`: the solver on fixed positions
+ * in several configurations (value first with 1 and N threads, every
+ * first-turn class, keys without mirror images, no quick tactics, an 8x
+ * larger table), and on (2;8;10) endgames reached by seeded random play,
+ * many in one process: value, nodes, wall and CPU time. */
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -23,6 +26,7 @@ static const solve_pos solve_set[] = {
     {"book (2;6;8) after 30 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4 e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3 c3-c2-d3-e3-d2 d2-e2-f3-e3-d4-c3-d2-d3-c3-c4-d3-e4-f4 f4-e5-f6-e7-d8 d8-c8 c8-d9 d9-e8 e8-d8-c9 c9-c10-d9-c9-b10-a9-b9 b9-a8-b7 b7-c8-c9-b9-b8 b8-b7-a7-b8-c7 c7-d8-e9"},
     {"book (2;6;8) after 30 turns b", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6"},
     {"book (2;6;8) after 26 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6 f6-f7-g7-f6-e5-f4-f5-e4 e4-e3-d2 d2-c3 c3-c2-d2-d3 d3-c2-b3 b3-a3-b2-c3-b4 b4-b5-a4-b4-c5"},
+    {"book (2;6;8) after 20 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6"},
 };
 
 static double cpu_seconds(void) {
@@ -31,13 +35,124 @@ static double cpu_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* One configuration of the solver, as a change from the default. */
+typedef struct config {
+    const char *name;
+    int threads2, first_turns, full_keys, no_tactics, big_hash;
+} config;
+
+static const config configs[] = {
+    {"value", 0, 0, 0, 0, 0},       {"value, N threads", 1, 0, 0, 0, 0}, {"first turns", 0, 1, 0, 0, 0},
+    {"value, full keys", 0, 0, 1, 0, 0}, {"value, no tactics", 0, 0, 0, 1, 0}, {"value, 8x table", 0, 0, 0, 0, 1},
+};
+
+/* A small deterministic generator (no global state). */
+static uint32_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(*s >> 33);
+}
+
+typedef struct pick {
+    int16_t nodes[1024];
+    int len, kick, n, target, end;
+} pick;
+
+static int pick_nth(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    pick *c = ctx;
+    (void)f, (void)after;
+    if (c->n++ != c->target || r->len > 1024) return 0;
+    memcpy(c->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
+    c->len = r->len, c->kick = r->kick, c->end = r->end;
+    return 1;
+}
+
+/* Random play (turns that keep the game going; routes counted up to a cap,
+ * so that a turn with millions of routes stays cheap) until at most `most`
+ * free segments are reachable; 0 if the game got stuck first. */
+static int random_endgame(const pb_field *f, pb_position *p, int least, int most, uint64_t *seed) {
+    pb_position_start(f, p, PB_TOP);
+    for (int t = 0; t < 400; t++) {
+        int k = pb_reachable_segments(f, p);
+        if (k <= most) return k >= least && pb_routes_foreach(f, p, NULL, NULL) > 0;
+        long n = pb_routes_foreach(f, p, NULL, NULL);
+        if (n <= 0) return 0;
+        int played = 0;
+        for (int tries = 0; tries < 8 && !played; tries++) {
+            pick c = {.target = (int)(lcg(seed) % (uint32_t)(n < 1000000 ? n : 1000000))};
+            pb_routes_foreach(f, p, pick_nth, &c);
+            if (c.end != PB_END_NONE || c.len == 0) continue;
+            pb_route info;
+            char err[256];
+            played = !pb_route_play(f, p, c.nodes, c.len, c.kick, &info, err, sizeof err);
+        }
+        if (!played) return 0;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Endgames of (2;8;10) with least..most reachable free segments, solved
+ * value first in one process: median, mean and largest time. */
+static int bench_endgames(const pb_opts *o, int least, int most, int count, int *first) {
+    pb_field_spec sp = {PB_RULES_BOOK, 2, 8, 10, 0, PB_DEAD_END_DRAW};
+    char err[256], name[64];
+    pb_field *f = pb_field_new(&sp, err, sizeof err);
+    if (!f) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+    double *ms = malloc(sizeof(double) * (size_t)count);
+    pb_position *p = malloc(sizeof *p);
+    uint64_t seed = 2026 + (uint64_t)most, nodes = 0;
+    int n = 0, tries = 0, values[3] = {0, 0, 0};
+    double c0 = cpu_seconds();
+    while (n < count && tries++ < 50 * count) {
+        if (!random_endgame(f, p, least, most, &seed)) continue;
+        pb_solve_opts so = {0};
+        so.threads = 1;
+        so.no_pv = 1;
+        pb_solve_result r;
+        double t0 = omp_get_wtime();
+        if (pb_solve(f, p, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
+        ms[n++] = (omp_get_wtime() - t0) * 1e3;
+        nodes += r.nodes;
+        if (r.value != PB_UNKNOWN) values[r.value + 1]++;
+        pb_solve_result_free(&r);
+    }
+    double cpu = cpu_seconds() - c0, sum = 0;
+    qsort(ms, (size_t)n, sizeof(double), cmp_double);
+    for (int i = 0; i < n; i++) sum += ms[i];
+    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d", least, most);
+    if (o->json)
+        printf("%s{\"name\":\"%s\",\"positions\":%d,\"wins\":%d,\"losses\":%d,\"nodes\":%llu,\"median_ms\":%.4f,"
+               "\"mean_ms\":%.4f,\"max_ms\":%.4f,\"cpu_seconds_with_generation\":%.3f}",
+               *first ? "" : ",", name, n, values[2], values[0], (unsigned long long)nodes, n ? ms[n / 2] : 0.0,
+               n ? sum / n : 0.0, n ? ms[n - 1] : 0.0, cpu);
+    else
+        printf("%-30s %4d positions (%d won, %d lost), %llu nodes; ms per position: median %.3f, mean %.3f, "
+               "max %.3f\n",
+               name, n, values[2], values[0], (unsigned long long)nodes, n ? ms[n / 2] : 0.0, n ? sum / n : 0.0,
+               n ? ms[n - 1] : 0.0);
+    fflush(stdout);
+    *first = 0;
+    free(ms);
+    free(p);
+    pb_field_free(f);
+    return PB_EXIT_OK;
+}
+
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;
     size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : (size_t)64 << 20;
-    if (o->json) { printf("{"); pb_cli_json_version_keys(stdout); printf(",\"benchmark\":\"solve\",\"positions\":["); }
+    if (o->json) {
+        printf("{");
+        pb_cli_json_version_keys(stdout);
+        printf(",\"benchmark\":\"solve\",\"threads\":%d,\"positions\":[", nthreads);
+    }
     else
-        printf("%-30s %7s %6s %12s %9s %9s %10s %12s %8s\n", "position", "threads", "value", "nodes", "wall s",
-               "cpu s", "Mnodes/s", "Mnodes/cpu-s", "speed-up");
+        printf("%-30s %-18s %6s %12s %9s %9s %10s\n", "position", "configuration", "value", "nodes", "wall s",
+               "cpu s", "Mnodes/s");
     int first = 1, rc = PB_EXIT_OK;
     for (size_t k = 0; k < sizeof solve_set / sizeof solve_set[0]; k++) {
         const solve_pos *b = &solve_set[k];
@@ -46,29 +161,34 @@ int pb_bench_solve(const pb_opts *o) {
         pb_field *f = pb_field_new(&sp, err, sizeof err);
         pb_game g;
         if (!f || pb_record_parse(f, b->record, &g, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
-        double wall1 = 0;
         int value1 = PB_UNKNOWN;
-        for (int run = 0; run < 2; run++) {
+        for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+            const config *cf = &configs[c];
             pb_solve_opts so = {0};
-            so.threads = run ? nthreads : 1;
-            so.hash_bytes = hash;
+            so.threads = cf->threads2 ? nthreads : 1;
+            so.hash_bytes = cf->big_hash ? 8 * hash : hash;
             so.no_pv = 1;
+            so.first_turns = cf->first_turns;
+            so.full_keys = cf->full_keys;
+            so.no_tactics = cf->no_tactics;
             pb_solve_result r;
             double c0 = cpu_seconds(), t0 = omp_get_wtime();
             if (pb_solve(f, &g.pos, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
             double wall = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
-            if (run == 0) wall1 = wall, value1 = r.value;
-            else if (r.value != value1) rc = pb_fail(PB_EXIT_FAIL, "bench: %s: values differ between thread counts", b->name);
-            double speedup = run ? wall1 / wall : 1.0;
+            if (c == 0) value1 = r.value;
+            else if (r.value != value1)
+                rc = pb_fail(PB_EXIT_FAIL, "bench: %s: values differ between configurations", b->name);
+            char cname[64];
+            snprintf(cname, sizeof cname, "%s", cf->name);
+            if (cf->threads2) snprintf(cname, sizeof cname, "value, %d threads", nthreads);
             if (o->json)
-                printf("%s{\"name\":\"%s\",\"threads\":%d,\"value\":\"%s\",\"nodes\":%llu,\"wall_seconds\":%.4f,"
-                       "\"cpu_seconds\":%.4f,\"nodes_per_second\":%.0f,\"nodes_per_cpu_second\":%.0f,\"speedup\":%.3f}",
-                       first ? "" : ",", b->name, so.threads, pb_value_name(r.value), (unsigned long long)r.nodes, wall,
-                       cpu, r.nodes / wall, cpu > 0 ? r.nodes / cpu : 0.0, speedup);
+                printf("%s{\"name\":\"%s\",\"configuration\":\"%s\",\"threads\":%d,\"value\":\"%s\",\"nodes\":%llu,"
+                       "\"wall_seconds\":%.4f,\"cpu_seconds\":%.4f,\"peak_memory_bytes\":%zu}",
+                       first ? "" : ",", b->name, cname, so.threads, pb_value_name(r.value),
+                       (unsigned long long)r.nodes, wall, cpu, r.peak_rss);
             else
-                printf("%-30s %7d %6s %12llu %9.3f %9.3f %10.2f %12.2f %8.2f\n", b->name, so.threads,
-                       pb_value_name(r.value), (unsigned long long)r.nodes, wall, cpu, r.nodes / wall / 1e6,
-                       cpu > 0 ? r.nodes / cpu / 1e6 : 0.0, speedup);
+                printf("%-30s %-18s %6s %12llu %9.3f %9.3f %10.2f\n", b->name, cname, pb_value_name(r.value),
+                       (unsigned long long)r.nodes, wall, cpu, wall > 0 ? r.nodes / wall / 1e6 : 0.0);
             fflush(stdout);
             first = 0;
             pb_solve_result_free(&r);
@@ -76,6 +196,10 @@ int pb_bench_solve(const pb_opts *o) {
         pb_game_free(&g);
         pb_field_free(f);
     }
+    if (o->json) printf("],\"endgames\":[");
+    first = 1;
+    rc |= bench_endgames(o, 1, 32, 150, &first);
+    rc |= bench_endgames(o, 40, 80, 40, &first);
     if (o->json) printf("]}\n");
     return rc;
 }

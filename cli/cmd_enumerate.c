@@ -3,6 +3,7 @@
  * outcome (enumerate/enumerate.h), as text, CSV or JSON. */
 #include <errno.h>
 #include <gmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,9 +58,21 @@ static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result
 static void print_csv(const pb_field *f, const pb_enum_result *res);
 static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start);
 
-/* After a stop by the memory budget: the depths that were finished, with
- * their totals (the depth being built is left out). */
-static void print_finished(const pb_field *f, const pb_opts *o, pb_enum_result *res, int from_start) {
+/* Set by SIGINT or SIGTERM while pb_enumerate runs: the one place a
+ * signal handler can reach, so it is global.  The enumeration stops at
+ * the next position and keeps the checkpoint of its last finished depth. */
+static volatile sig_atomic_t enum_interrupted;
+
+static void on_signal(int sig) {
+    (void)sig;
+    enum_interrupted = 1;
+}
+
+/* After a stop by the memory budget, the time limit or a signal (why): the
+ * depths that were finished, with their totals (the depth being built is
+ * left out). */
+static void print_finished(const pb_field *f, const pb_opts *o, pb_enum_result *res, int from_start,
+                           const char *why) {
     int all = res->nrows;
     res->nrows = res->last_depth + 1;
     if (res->nrows <= 0) {
@@ -75,7 +88,7 @@ static void print_finished(const pb_field *f, const pb_opts *o, pb_enum_result *
     res->complete = 0;
     if (o->json) print_json(f, o, res, from_start);
     else if (o->csv) print_csv(f, res);
-    else print_text(f, o, res, from_start, "the memory budget");
+    else print_text(f, o, res, from_start, why);
     res->nrows = all; /* for pb_enum_result_free */
 }
 
@@ -210,6 +223,9 @@ int cmd_enumerate(int argc, char **argv) {
                              "each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
                              "and removed when every game has ended"),
         PB_OPT_RESUME(o, "continue from that checkpoint's depth"),
+        PB_OPT_TIME_LIMIT(o, "stop after SECONDS of wall clock; like Ctrl-C or SIGTERM it prints\n"
+                             "the finished depths, keeps the checkpoint of the last one for\n"
+                             "--resume and exits with status 3"),
         PB_OPT_FLAG("csv", &o.csv, "machine-readable output: CSV (exact integers)"),
         PB_OPT_JSON(o),
         PB_OPT_QUIET(o),
@@ -286,9 +302,20 @@ run:
     if (small_max) eo.small_max = strtoull(small_max, NULL, 10);
     eo.threads = o.threads;
     eo.memory = budget;
+    eo.time_limit = o.time_limit;
+    eo.interrupted = &enum_interrupted;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    enum_interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     if (!o.quiet && rank == 0) eo.progress = progress;
     pb_enum_result res;
     pb_enum_status st = pb_enumerate(f, &g.pos, &eo, &res);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     long long peak = res.peak_memory;
 #ifdef PB_HAVE_MPI
     if (o.mpi) peak = pb_cluster_max(&cl, peak);
@@ -298,6 +325,7 @@ run:
         rc = st == PB_ENUM_OK              ? PB_EXIT_OK
            : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE
            : st == PB_ENUM_MEMORY         ? PB_EXIT_MEMORY
+           : st == PB_ENUM_INTERRUPTED    ? PB_EXIT_STOPPED
                                           : PB_EXIT_FAIL;
     } else if (st == PB_ENUM_OK) {
         if (o.json) print_json(f, &o, &res, from_start);
@@ -314,8 +342,11 @@ run:
     } else if (st == PB_ENUM_MEMORY && eo.dist) {
         rc = pb_fail(PB_EXIT_MEMORY, "%s on one of the MPI processes (the budget is per process)", res.message);
     } else if (st == PB_ENUM_MEMORY) {
-        print_finished(f, &o, &res, from_start);
+        print_finished(f, &o, &res, from_start, "the memory budget");
         rc = pb_fail(PB_EXIT_MEMORY, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
+    } else if (st == PB_ENUM_INTERRUPTED) {
+        print_finished(f, &o, &res, from_start, "stopped early");
+        rc = pb_fail(PB_EXIT_STOPPED, "%s%s%s", res.message, path ? "; checkpoint kept: " : "", path ? path : "");
     } else {
         rc = pb_fail(st == PB_ENUM_IO ? PB_EXIT_WRITE : PB_EXIT_FAIL, "%s", res.message);
     }

@@ -1,5 +1,6 @@
-/* cmd_perft.c - `paperball perft`: turn sequences and distinct positions
- * per depth; one position, or one line per record with --batch. */
+/* cmd_perft.c - `paperball perft`: turn sequences (and, asked, distinct
+ * positions) per depth, or per first turn (--divide); one position, or one
+ * line per record with --batch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,13 +8,98 @@
 #include "../solver/perft.h"
 #include "cli.h"
 
+typedef struct perft_opts {
+    pb_opts o;
+    int positions;   /* --positions: breadth-first, with positions(d) */
+    int divide;      /* --divide: perft(D) per first turn */
+} perft_opts;
+
+typedef struct first_turn {
+    char *name;
+    pb_position after;
+    int ends;
+} first_turn;
+
+typedef struct divide_ctx {
+    first_turn *t;
+    size_t n, cap;
+} divide_ctx;
+
+static int collect_turn(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    divide_ctx *x = c;
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        first_turn *t = realloc(x->t, cap * sizeof *t);
+        if (!t) return 1;
+        x->t = t, x->cap = cap;
+    }
+    char buf[4096];
+    first_turn *t = &x->t[x->n++];
+    t->name = strdup(pb_route_format(f, r->nodes, r->len, r->kick, buf, sizeof buf));
+    t->after = *after;
+    t->ends = r->end != PB_END_NONE;
+    return 0;
+}
+
+/* perft(depth) for each first turn from g's position, then the total. */
+static int divide(const perft_opts *po, const pb_field *f, pb_game *g, int depth) {
+    const pb_opts *o = &po->o;
+    divide_ctx x = {NULL, 0, 0};
+    if (g->end == PB_END_NONE) pb_routes_foreach(f, &g->pos, collect_turn, &x);
+    pb_perft_row *rows = calloc((size_t)depth, sizeof *rows);
+    uint64_t total = 0;
+    int overflow = 0, oom = !rows;
+    pb_json j;
+    if (o->json) {
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_json_int(&j, "depth", depth);
+        pb_json_array(&j, "divide");
+    }
+    for (size_t i = 0; i < x.n; i++) {
+        uint64_t n = depth == 1;
+        if (depth > 1 && !x.t[i].ends && !oom) {
+            oom |= pb_perft_count(f, &x.t[i].after, depth - 1, o->threads, rows) != 0;
+            n = rows[depth - 2].sequences;
+            overflow |= rows[depth - 2].overflow;
+        }
+        overflow |= __builtin_add_overflow(total, n, &total);
+        if (o->json) {
+            pb_json_object(&j, NULL);
+            pb_json_str(&j, "turn", x.t[i].name);
+            pb_json_uint(&j, "sequences", n);
+            pb_json_end(&j);
+        } else printf("%-24s %20llu\n", x.t[i].name, (unsigned long long)n);
+        free(x.t[i].name);
+    }
+    if (o->json) {
+        pb_json_end(&j);
+        pb_json_uint(&j, "turns", x.n);
+        pb_json_uint(&j, "sequences", total);
+        pb_cli_json_version(&j);
+        pb_json_end(&j);
+    } else printf("%zu turns, perft(%d) = %llu\n", x.n, depth, (unsigned long long)total);
+    free(x.t);
+    free(rows);
+    if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
+    if (overflow) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
+    return PB_EXIT_OK;
+}
+
 /* The perft rows of g's position: a table, a batch line or one JSON
- * object. */
+ * object.  Depth 0 is shown only when asked for: the empty sequence, and
+ * the position itself if the game goes on there. */
 static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
-    const pb_opts *o = ctx;
-    int depth = o->depth >= 0 ? o->depth : 3;
+    const perft_opts *po = ctx;
+    const pb_opts *o = &po->o;
+    int depth = o->depth >= 0 ? o->depth : 3, going = g->end == PB_END_NONE, pos = po->positions;
+    if (po->divide) return divide(po, f, g, depth);
     pb_perft_row *rows = calloc((size_t)depth + 1, sizeof *rows);
-    int n = g->end == PB_END_NONE ? pb_perft(f, &g->pos, depth, rows) : 0;
+    int n = 0, oom = !rows;
+    if (going && depth > 0 && !oom) {
+        if (pos) n = pb_perft(f, &g->pos, depth, rows);
+        else oom = pb_perft_count(f, &g->pos, depth, o->threads, rows) != 0, n = depth;
+    }
     pb_json j;
     if (o->json) {
         pb_json_init(&j, stdout);
@@ -22,28 +108,38 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
         pb_json_array(&j, "depths");
     } else if (line) {
         printf("line %d:", line);
-    } else {
+    } else if (pos) {
         printf("%5s %20s %16s %16s\n", "depth", "sequences", "positions", "finished");
+    } else {
+        printf("%5s %20s %20s\n", "depth", "sequences", "finished");
     }
-    for (int d = 1; d <= depth; d++) {
-        pb_perft_row r = d <= n ? rows[d - 1] : (pb_perft_row){d, 0, 0, 0, 0};
+    int overflow = 0;
+    for (int d = depth ? 1 : 0; d <= depth; d++) {
+        pb_perft_row r = d == 0 ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0}
+                         : d <= n && rows ? rows[d - 1] : (pb_perft_row){d, 0, 0, 0, 0};
+        overflow |= r.overflow;
         if (o->json) {
             pb_json_object(&j, NULL);
             pb_json_int(&j, "depth", d);
             pb_json_uint(&j, "sequences", r.sequences);
-            pb_json_uint(&j, "positions", r.positions);
+            if (pos) pb_json_uint(&j, "positions", r.positions);
             pb_json_uint(&j, "finished", r.finished);
             pb_json_end(&j);
-        } else if (line) {
+        } else if (line && pos) {
             printf(" %d: %llu %llu %llu%s", d, (unsigned long long)r.sequences, (unsigned long long)r.positions,
                    (unsigned long long)r.finished, d < depth ? ";" : "");
-        } else {
+        } else if (line) {
+            printf(" %d: %llu %llu%s", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
+                   d < depth ? ";" : "");
+        } else if (pos) {
             printf("%5d %20llu %16llu %16llu%s\n", d, (unsigned long long)r.sequences,
                    (unsigned long long)r.positions, (unsigned long long)r.finished,
                    r.overflow ? "  (overflow: use enumerate)" : "");
+        } else {
+            printf("%5d %20llu %20llu%s\n", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
+                   r.overflow ? "  (overflow: use enumerate)" : "");
         }
     }
-    int overflow = n > 0 && rows[n - 1].overflow;
     if (o->json) {
         pb_json_end(&j);
         if (overflow) pb_json_bool(&j, "overflow", 1);
@@ -53,21 +149,33 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
         printf("%s\n", overflow ? " (overflow)" : "");
     }
     free(rows);
+    if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
     if (overflow && !line) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
     return overflow ? PB_EXIT_FAIL : PB_EXIT_OK;
 }
 
 int cmd_perft(int argc, char **argv) {
-    pb_opts o;
-    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o),
-                                 PB_OPT_DEPTH(o, "count to depth D in turns (default 3)"), PB_OPT_JSON(o), PB_OPT_END};
+    perft_opts po = {0};
+    pb_opts *o = &po.o;
+    const pb_option options[] = {
+        PB_OPTS_FIELD(*o), PB_OPTS_RECORD(*o), PB_OPT_BATCH(*o),
+        PB_OPT_DEPTH(*o, "count to depth D in turns (default 3; 0: the empty sequence only)"),
+        PB_OPT_THREADS(*o, "OpenMP threads sharing the subtrees (the counts do not depend on it)"),
+        PB_OPT_FLAG("positions", &po.positions,
+                    "also positions(d), the distinct positions after d turns where the game\n"
+                    "goes on (breadth-first: every position of a depth is kept)"),
+        PB_OPT_FLAG("divide", &po.divide, "perft(D) for each first turn, then their total"),
+        PB_OPT_JSON(*o), PB_OPT_END};
     const pb_command cmd = {"perft", "[options] [RECORD-FILE|-]",
                             "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
-                            "exactly d turns from the position, and positions(d), the distinct positions\n"
-                            "after d turns where the game goes on (docs/rules.md).  With --batch, one\n"
-                            "line per record: 'line N: 1: SEQUENCES POSITIONS FINISHED; 2: ...'.\n",
+                            "exactly d turns from the position, and finished(d), those whose last turn ends\n"
+                            "the game (docs/rules.md).  The count is depth-first and keeps no positions:\n"
+                            "each turn's distinct outcomes come with their numbers of routes.  With --batch,\n"
+                            "one line per record: 'line N: 1: SEQUENCES FINISHED; 2: ...' (with\n"
+                            "--positions: 'SEQUENCES POSITIONS FINISHED').\n",
                             options, 1};
-    int rc = pb_cli_parse(&cmd, argc, argv, &o);
+    int rc = pb_cli_parse(&cmd, argc, argv, o);
     if (rc != PB_CLI_GO) return rc;
-    return pb_cli_each_position(&o, perft_position, &o);
+    if (po.divide && o->depth == 0) return pb_fail(PB_EXIT_USAGE, "--divide needs --depth 1 or more");
+    return pb_cli_each_position(o, perft_position, &po);
 }

@@ -1,6 +1,7 @@
-/* cmd_solve.c - `paperball solve`: the exact value of a position, the value
- * of every first turn (grouped into mirror classes), a best turn and a line
- * of perfect play; figures of the search. */
+/* cmd_solve.c - `paperball solve`: the exact value of a position, a best
+ * turn and a line of perfect play; on request the value of every first-turn
+ * class (--first-turns) and of every route (--all-routes, streamed);
+ * figures of the search. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,38 +24,42 @@ static void on_sigint(int sig) {
 
 static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
 
+/* What solve prints, besides the value: asked for on the command line. */
+typedef struct solve_show {
+    int first_turns, all_routes, json, no_pv;
+    const pb_field *f;
+    uint64_t nroutes;     /* routes streamed so far */
+} solve_show;
+
+static void print_classes_text(const pb_field *f, const pb_solve_result *r) {
+    char buf[4096];
+    printf("first turns  %d classes of %llu routes (a class: the routes to one position or its left-right mirror "
+           "image)%s\n",
+           r->nturns, (unsigned long long)r->nroutes, r->mirror_lr ? "; the position is its own mirror image" : "");
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf);
+        printf("  %-28s %-8s %llu route%s", buf, pb_value_name(t->value), (unsigned long long)t->routes,
+               t->routes == 1 ? "" : "s");
+        if (t->end != PB_END_NONE) printf(", ends the game");
+        else if (t->value != PB_UNKNOWN)
+            printf(", %llu nodes, %.3f s", (unsigned long long)t->nodes_searched, t->seconds);
+        putchar('\n');
+    }
+    if (r->overflow) printf("  (the list stops here: more classes than its memory cap)\n");
+}
+
 /* nranks: the MPI processes of a --mpi run, 0 without --mpi. */
-static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, int nranks) {
+static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
     char desc[128], buf[4096];
     int me = g->pos.to_move;
     printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
     printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
-    if (r->value == PB_UNKNOWN)
-        printf("value        unknown (stopped: %d of %d first-turn classes proven)\n", r->nsolved_classes, r->nclasses);
-    else
-        printf("value        %s for %s (the player to move)%s\n", pb_value_name(r->value), pb_player_name(me),
-               r->complete ? "" : ", proven before the stop");
-    printf("first turns  %d routes in %d mirror classes%s\n", r->nturns, r->nclasses,
-           r->mirror_lr ? " (the position is its own left-right mirror image)" : "");
-    for (int i = 0; i < r->nturns; i++) {
-        const pb_solve_turn *t = &r->turns[i];
-        pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf);
-        printf("  %-28s %-8s", buf, pb_value_name(t->value));
-        if (t->klass != i) {
-            const pb_solve_turn *c = &r->turns[t->klass];
-            printf(" mirror of %s", pb_route_format(f, c->nodes, c->len, c->kick, buf, sizeof buf));
-        } else if (t->end != PB_END_NONE) {
-            printf(" ends the game");
-        } else if (t->value != PB_UNKNOWN) {
-            printf(" %llu nodes, %.3f s", (unsigned long long)t->nodes_searched, t->seconds);
-        }
-        putchar('\n');
-    }
-    if (r->best >= 0) {
-        const pb_solve_turn *t = &r->turns[r->best];
-        printf("best turn    %s\n", pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
-    }
-    if (r->npv) {
+    if (r->value == PB_UNKNOWN) printf("value        unknown (stopped before it was proven)\n");
+    else printf("value        %s for %s (the player to move)\n", pb_value_name(r->value), pb_player_name(me));
+    if (sh->first_turns) print_classes_text(f, r);
+    if (r->npv) printf("best turn    %s\n", pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
+    if (r->npv && !sh->no_pv) {
         printf("line         ");
         for (int i = 0; i < r->npv; i++)
             printf("%s%s", i ? " " : "", pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
@@ -65,7 +70,7 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
     if (nranks)
         printf("table        one per process, %.1f MiB each\n", (double)r->tt_bytes / 1048576.0);
     else
-        printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
+        printf("table        %.1f MiB, %zu entries, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
                (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
                (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
     printf("peak memory  %.1f MiB%s\n", (double)r->peak_rss / 1048576.0, nranks ? " (the most of one process)" : "");
@@ -73,9 +78,14 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
         printf("mpi          %d processes, first-turn classes dealt round-robin (docs/cluster.md)\n", nranks);
 }
 
-static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, int nranks) {
+/* The summary object; when the routes were streamed first (--all-routes)
+ * it goes on the object they opened. */
+static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
     char desc[128], buf[4096];
-    printf("{");
+    if (sh->all_routes) {
+        if (!sh->nroutes) printf("{\"all_routes\":[");
+        printf("],\"routes\":%llu,", (unsigned long long)sh->nroutes);
+    } else putchar('{');
     pb_cli_json_version_keys(stdout);
     printf(",\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
     pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
@@ -86,22 +96,26 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     printf(",\"turns_played\":%d,\"to_move\":\"%s\",\"value\":\"%s\",\"complete\":%s,\"stopped\":%s",
            g->nturns, player_key(g->pos.to_move), pb_value_name(r->value), r->complete ? "true" : "false",
            r->stopped ? "true" : "false");
-    printf(",\"classes\":%d,\"classes_solved\":%d,\"first_turns\":[", r->nclasses, r->nsolved_classes);
-    for (int i = 0; i < r->nturns; i++) {
-        const pb_solve_turn *t = &r->turns[i];
-        printf("%s{\"route\":", i ? "," : "");
-        pb_json_string(stdout, pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
-        printf(",\"value\":\"%s\",\"class\":%d,\"ends_game\":%s,\"nodes\":%llu,\"seconds\":%.6f}",
-               pb_value_name(t->value), t->klass, t->end != PB_END_NONE ? "true" : "false",
-               (unsigned long long)t->nodes_searched, t->seconds);
+    if (sh->first_turns) {
+        printf(",\"classes\":%d,\"classes_solved\":%d,\"classes_overflow\":%s,\"first_turn_routes\":%llu,"
+               "\"route_classes\":%llu,\"first_turns\":[",
+               r->nturns, r->nsolved_classes, r->overflow ? "true" : "false", (unsigned long long)r->nroutes,
+               (unsigned long long)r->nroute_classes);
+        for (int i = 0; i < r->nturns; i++) {
+            const pb_solve_turn *t = &r->turns[i];
+            printf("%s{\"route\":", i ? "," : "");
+            pb_json_string(stdout, pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
+            printf(",\"value\":\"%s\",\"class\":%d,\"routes\":%llu,\"ends_game\":%s,\"nodes\":%llu,\"seconds\":%.6f}",
+                   pb_value_name(t->value), i, (unsigned long long)t->routes, t->end != PB_END_NONE ? "true" : "false",
+                   (unsigned long long)t->nodes_searched, t->seconds);
+        }
+        putchar(']');
     }
-    printf("],\"best\":");
-    if (r->best >= 0) {
-        const pb_solve_turn *t = &r->turns[r->best];
-        pb_json_string(stdout, pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
-    } else printf("null");
+    printf(",\"best\":");
+    if (r->npv) pb_json_string(stdout, pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
+    else printf("null");
     printf(",\"pv\":[");
-    for (int i = 0; i < r->npv; i++) {
+    for (int i = 0; i < r->npv && !sh->no_pv; i++) {
         if (i) putchar(',');
         pb_json_string(stdout, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
     }
@@ -114,6 +128,23 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
            "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
            r->tt_bytes, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits,
            (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced, r->peak_rss);
+}
+
+/* --all-routes: one route with its value, printed as it comes. */
+static int print_route(void *ctx, const pb_route *rt, int value) {
+    solve_show *sh = ctx;
+    char buf[4096];
+    pb_route_format(sh->f, rt->nodes, rt->len, rt->kick, buf, sizeof buf);
+    if (sh->json) {
+        printf("%s{\"route\":", sh->nroutes ? "," : "{\"all_routes\":[");
+        pb_json_string(stdout, buf);
+        printf(",\"value\":\"%s\"}\n", pb_value_name(value));
+    } else {
+        if (!sh->nroutes) printf("every first turn, with its value for the player to move:\n");
+        printf("  %-28s %s\n", buf, pb_value_name(value));
+    }
+    sh->nroutes++;
+    return ferror(stdout) != 0;
 }
 
 /* The position with the line of perfect play, as SVG and as a replayer
@@ -197,10 +228,15 @@ static int solve_batch(const pb_opts *o, const pb_field *f) {
 
 int cmd_solve(int argc, char **argv) {
     pb_opts o;
+    solve_show show = {0};
     const pb_option options[] = {
         PB_OPTS_FIELD(o),
         PB_OPTS_RECORD(o),
         PB_OPT_BATCH(o),
+        PB_OPT_FLAG("first-turns", &show.first_turns,
+                    "also the value of every first-turn class (the routes that lead to\n"
+                    "one position or to its left-right mirror image)"),
+        PB_OPT_FLAG("all-routes", &show.all_routes, "also every first turn (route) with its value, printed as found"),
         PB_OPT_THREADS(o, "search threads (default 1)"),
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
                          "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
@@ -215,9 +251,9 @@ int cmd_solve(int argc, char **argv) {
     const pb_command cmd = {
         "solve", "[options] [RECORD-FILE|-]",
         "Solves the position reached by the game record (default: the start) exactly:\n"
-        "its value (win, draw or loss for the player to move, with perfect play), the\n"
-        "value of every first turn grouped into left-right mirror classes, a best turn\n"
-        "and a line of perfect play to the end of the game.\n"
+        "its value (win, draw or loss for the player to move, with perfect play), a\n"
+        "best turn and a line of perfect play to the end of the game.  The search stops\n"
+        "as soon as the value is proven.\n"
         "Ctrl-C prints what is proven so far and exits with status 3.\n",
         options, 1};
     int prc = pb_cli_parse(&cmd, argc, argv, &o);
@@ -226,6 +262,15 @@ int cmd_solve(int argc, char **argv) {
     pb_field *f;
     pb_game g;
     if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    show.json = o.json, show.f = f;
+    if (show.all_routes && o.mpi) {
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
+    }
+    if (o.batch && (show.all_routes || show.first_turns)) {
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_USAGE, "--batch gives values and best turns only (no --first-turns, --all-routes)");
+    }
     if (o.batch) {
         prc = solve_batch(&o, f);
         pb_field_free(f);
@@ -266,6 +311,8 @@ int cmd_solve(int argc, char **argv) {
     so.time_limit = time_limit;
     so.stop = &solve_interrupted;
     so.progress = o.quiet ? NULL : stderr;
+    so.first_turns = show.first_turns;
+    if (show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &show;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -293,14 +340,22 @@ int cmd_solve(int argc, char **argv) {
         rc = status;
         goto end;
     }
-    if (o.json) print_json(f, &g, &r, nranks);
-    else print_text(f, &g, &r, nranks);
+    if (o.json) print_json(f, &g, &r, &show, nranks);
+    else print_text(f, &g, &r, &show, nranks);
     if (o.svg || o.html) status = write_pictures(&o, f, &r);
     if (r.stopped) {
         fflush(stdout);
-        pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: %d of %d first-turn classes proven",
-                solve_interrupted ? "Ctrl-C" : "the time limit", r.nsolved_classes, r.nclasses);
+        const char *by = solve_interrupted ? "Ctrl-C" : "the time limit";
+        if (show.first_turns)
+            pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s, %d of %d first-turn classes proven%s",
+                    by, pb_value_name(r.value), r.nsolved_classes, r.nturns,
+                    r.overflow ? " (the list is not whole)" : "");
+        else pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s", by, pb_value_name(r.value));
         if (status == PB_EXIT_OK) status = PB_EXIT_STOPPED;
+    } else if (r.overflow) {
+        fflush(stdout);
+        pb_fail(PB_EXIT_MEMORY, "the first-turn classes are more than their memory cap allows: the list is not whole");
+        if (status == PB_EXIT_OK) status = PB_EXIT_MEMORY;
     }
     pb_solve_result_free(&r);
     rc = status;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/turnwalk.h"
 #include "checkpoint.h"
 #include "frontier.h"
 
@@ -57,11 +58,19 @@ void pb_enum_checkpoint_name(const pb_field *f, char *buf, size_t len) {
 typedef struct thread_acc {
     mpz_t seq, out[PB_OUT_COUNT];
     mpz_t mult;                 /* m(p) as a GMP number, for the visitors */
+    mpz_t succ;                 /* m(p) * routes, when it does not fit 64 bits */
+    pb_turnwalk *tw;            /* this thread's turn walk */
+    struct recount *ovf;        /* outcomes whose route count overflowed, to recount */
+    size_t novf, capovf;
+    /* Successors whose shard was locked by another thread when they came:
+     * added later (flush), instead of waiting for the lock. */
+    uint64_t *pend;             /* PEND_MAX entries of kw + 2 words: key, hash, count */
+    size_t npend;
     uint64_t classes_lr, classes_full;
     char pad[64];
 } thread_acc;
 
-enum { STOP_NONE = 0, STOP_MEMORY, STOP_VISITOR };
+enum { STOP_NONE = 0, STOP_MEMORY, STOP_VISITOR, STOP_INTERRUPT };
 
 typedef struct run {
     const pb_field *f;
@@ -76,8 +85,10 @@ typedef struct run {
     uint64_t expanded;          /* positions of the depth expanded last */
     uint64_t positions;         /* positions of cur, of all processes */
     const pb_enum_dist *dist;   /* NULL: one process */
+    uint64_t routes_max;        /* outcomes with more routes are recounted route by route */
     thread_acc *acc;
     double t0, tpass, tlast;
+    double deadline;            /* omp_get_wtime() past which the run stops; 0: none */
     uint64_t small_max;         /* counts above it are kept in GMP */
     uint64_t root_key[PB_MAX_WORDS + 1];  /* the root, packed: checkpoints name it */
 } run;
@@ -143,6 +154,49 @@ static void count_classes(const run *R, const uint64_t *key, thread_acc *a) {
     a->classes_full += (uint64_t)(least_lr && !beaten_by(R, key, img[1]) && !beaten_by(R, key, img[2]));
 }
 
+#define PEND_MAX 64
+
+/* Adds the pending successors of thread a, waiting for their locks. */
+static void flush(run *R, thread_acc *a) {
+    size_t stride = (size_t)R->kw + 2;
+    for (size_t i = 0; i < a->npend; i++) {
+        const uint64_t *e = a->pend + i * stride;
+        if (pb_frontier_add(R->next, e, e[R->kw], (pb_fcount){e[R->kw + 1], NULL}) < 0)
+            atomic_store(&R->stop, STOP_MEMORY);
+    }
+    a->npend = 0;
+}
+
+/* Adds count c to the successor with packed key `key` in F(d+1).  A
+ * small count whose shard is busy waits in a's pending list; the sums do
+ * not depend on when an addition is made.  Returns 1 to stop. */
+static int add_key(run *R, thread_acc *a, const uint64_t *key, pb_fcount c) {
+    uint64_t h = pb_frontier_hash(key, R->kw);
+    int rc = c.big ? pb_frontier_add(R->next, key, h, c) : pb_frontier_try_add(R->next, key, h, c);
+    if (rc == PB_FRONTIER_BUSY) {
+        if (a->npend == PEND_MAX) flush(R, a);
+        uint64_t *e = a->pend + a->npend++ * ((size_t)R->kw + 2);
+        memcpy(e, key, sizeof(uint64_t) * (size_t)R->kw);
+        e[R->kw] = h, e[R->kw + 1] = c.small;
+        return 0;
+    }
+    if (rc < 0) {
+        atomic_store(&R->stop, STOP_MEMORY);
+        return 1;
+    }
+    return 0;
+}
+
+typedef unsigned __int128 pb_u128;
+
+/* An outcome of a turn whose number of routes passed 2^64 - 1 (or the
+ * test threshold routes_max): counted again route by route. */
+typedef struct recount {
+    uint64_t key[PB_MAX_WORDS + 1];
+    pb_route r;                 /* its end, loser, mover, kick (no nodes) */
+    pb_u128 routes;
+} recount;
+
 typedef struct route_ctx {
     run *R;
     thread_acc *a;
@@ -152,8 +206,10 @@ typedef struct route_ctx {
     mpz_srcptr multz;
     /* Routes of this position in all, and by outcome: multiplied by m(p)
      * once after the position (one GMP operation per counter, not per
-     * route). */
-    uint64_t nroutes, nout[PB_OUT_COUNT];
+     * route).  128 bits: an outcome has fewer than 2^64 routes (else it
+     * is recounted apart) and a turn fewer than 2^32 outcomes. */
+    pb_u128 nroutes, nout[PB_OUT_COUNT];
+    int failed;                 /* the turn walk ran out of memory */
 } route_ctx;
 
 static int any_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
@@ -183,11 +239,7 @@ static int on_route(void *c, const pb_field *f, pb_position *after, const pb_rou
          * stored here has a route.) */
         uint64_t key[PB_MAX_WORDS + 1];
         pb_position_pack(f, after, key);
-        if (pb_frontier_add(R->next, key, pb_frontier_hash(key, R->kw), x->mult) < 0) {
-            atomic_store(&R->stop, STOP_MEMORY);
-            return 1;
-        }
-        return 0;
+        return add_key(R, x->a, key, x->mult);
     }
     x->nout[k]++;
     if (R->visit && R->visit->finish &&
@@ -196,6 +248,105 @@ static int on_route(void *c, const pb_field *f, pb_position *after, const pb_rou
         return 1;
     }
     return 0;
+}
+
+/* z = v */
+static void set_u128(mpz_t z, pb_u128 v) {
+    uint64_t w[2] = {(uint64_t)v, (uint64_t)(v >> 64)};
+    mpz_import(z, 2, -1, sizeof w[0], 0, 0, w);
+}
+
+/* Adds routes * m(p) to the successor with packed key `key`. */
+static int add_successor(route_ctx *x, const uint64_t *key, pb_u128 routes) {
+    run *R = x->R;
+    pb_fcount c = {0, NULL};
+    if (x->mult.big || routes >> 64 || __builtin_mul_overflow(x->mult.small, (uint64_t)routes, &c.small)) {
+        set_u128(x->a->succ, routes);
+        if (x->mult.big) mpz_mul(x->a->succ, x->a->succ, x->mult.big);
+        else {
+            mpz_t m;
+            mpz_init(m);
+            pb_fcount_add_to(m, x->mult);
+            mpz_mul(x->a->succ, x->a->succ, m);
+            mpz_clear(m);
+        }
+        c.big = x->a->succ;
+    }
+    return add_key(R, x->a, key, c);
+}
+
+/* `routes` routes of the turn lead to one outcome: the counters, or the
+ * successor's count. */
+static int add_outcome(route_ctx *x, const uint64_t *key, const pb_route *r, pb_u128 routes) {
+    x->nroutes += routes;
+    if (r->end == PB_END_NONE) return add_successor(x, key, routes);
+    x->nout[pb_enum_classify(r)] += routes;
+    return 0;
+}
+
+static int on_outcome(void *c, const pb_field *f, const pb_turn_outcome *o) {
+    route_ctx *x = c;
+    run *R = x->R;
+    if (atomic_load_explicit(&R->stop, memory_order_relaxed)) return 1;
+    pb_route r = {NULL, 0, o->mover, o->kick, o->end, o->loser};
+    uint64_t key[PB_MAX_WORDS + 1];
+    pb_position_pack(f, o->after, key);
+    if (o->overflow || o->routes > R->routes_max) {
+        thread_acc *a = x->a;
+        if (a->novf == a->capovf) {
+            size_t cap = a->capovf ? 2 * a->capovf : 4;
+            recount *v = realloc(a->ovf, cap * sizeof *v);
+            if (!v) {
+                atomic_store(&R->stop, STOP_MEMORY);
+                return 1;
+            }
+            a->ovf = v, a->capovf = cap;
+        }
+        recount *e = &a->ovf[a->novf++];
+        memcpy(e->key, key, sizeof(uint64_t) * (size_t)R->kw);
+        e->r = r;
+        e->routes = 0;
+        return 0;
+    }
+    return add_outcome(x, key, &r, o->routes);
+}
+
+/* Route by route: one more route for the recounted outcome it leads to. */
+static int recount_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
+    route_ctx *x = c;
+    thread_acc *a = x->a;
+    (void)r;
+    uint64_t key[PB_MAX_WORDS + 1];
+    pb_position_pack(f, after, key);
+    for (size_t i = 0; i < a->novf; i++)
+        if (!memcmp(a->ovf[i].key, key, sizeof(uint64_t) * (size_t)x->R->kw)) {
+            a->ovf[i].routes++;
+            break;
+        }
+    return 0;
+}
+
+/* Expands p: every distinct outcome of its turn once, with its number of
+ * routes (solver/turnwalk.h), so the cost follows the distinct mid-turn
+ * positions, not the routes.  Two routes to the same position after the
+ * turn are the same outcome (the walk compares whole positions), so each
+ * successor gets m(p) times its number of routes, as route-by-route
+ * expansion would give it one route at a time.  An outcome with more
+ * routes than 64 bits hold is recounted route by route. */
+static void expand_outcomes(route_ctx *x, const pb_position *p) {
+    run *R = x->R;
+    thread_acc *a = x->a;
+    a->novf = 0;
+    long n = pb_turn_outcomes(a->tw, p, on_outcome, x);
+    if (n == PB_TURNWALK_TOO_BIG) {
+        atomic_store(&R->stop, STOP_MEMORY);
+        return;
+    }
+    if (n < 0 || !a->novf) return;
+    pb_position q = *p;
+    pb_routes_foreach(R->f, &q, recount_route, x);
+    for (size_t i = 0; i < a->novf; i++)
+        if (add_outcome(x, a->ovf[i].key, &a->ovf[i].r, a->ovf[i].routes)) return;
 }
 
 static void report(run *R, int finished_depth) {
@@ -218,13 +369,13 @@ static void report(run *R, int finished_depth) {
 }
 
 /* acc += m * n */
-static void add_times(mpz_t acc, mpz_srcptr m, uint64_t n) {
+static void add_times(mpz_t acc, mpz_srcptr m, pb_u128 n) {
     if (n <= ULONG_MAX) {
         mpz_addmul_ui(acc, m, (unsigned long)n);
     } else {
         mpz_t t;
         mpz_init(t);
-        mpz_import(t, 1, -1, sizeof n, 0, 0, &n);
+        set_u128(t, n);
         mpz_addmul(acc, m, t);
         mpz_clear(t);
     }
@@ -248,6 +399,10 @@ static void pass(run *R, int expand) {
             for (size_t i = 0; i < sh->cap; i++) {
                 if (!pb_frontier_used(R->cur, sh, i)) continue;
                 if (atomic_load_explicit(&R->stop, memory_order_relaxed)) break;
+                if ((R->o->interrupted && *R->o->interrupted) || (R->deadline > 0 && omp_get_wtime() > R->deadline)) {
+                    atomic_store(&R->stop, STOP_INTERRUPT);
+                    break;
+                }
                 const uint64_t *key = pb_frontier_key(R->cur, sh, i);
                 pb_fcount m = pb_frontier_count(R->cur, sh, i);
                 count_classes(R, key, a);
@@ -267,8 +422,11 @@ static void pass(run *R, int expand) {
                     }
                 }
                 if (!expand) continue;
-                route_ctx x = {R, a, t, &p, m, mz, 0, {0}};
-                pb_routes_foreach(f, &p, on_route, &x);
+                route_ctx x = {R, a, t, &p, m, mz, 0, {0}, 0};
+                /* A finish visitor is shown every finishing route: those
+                 * are listed one by one. */
+                if (R->visit && R->visit->finish) pb_routes_foreach(f, &p, on_route, &x);
+                else expand_outcomes(&x, &p);
                 if (!mz) {
                     mpz_set_ui(a->mult, 0);
                     pb_fcount_add_to(a->mult, m);
@@ -278,6 +436,7 @@ static void pass(run *R, int expand) {
                 for (int k = 0; k < PB_OUT_COUNT; k++)
                     if (x.nout[k]) add_times(a->out[k], mz, x.nout[k]);
             }
+            flush(R, a);
             atomic_fetch_add(&R->done, sh->size);
             if (t == 0 && expand && omp_get_wtime() - R->tlast >= every) report(R, 0);
         }
@@ -380,11 +539,16 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
     R->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     R->mem.budget = o->memory;
     R->t0 = omp_get_wtime();
+    R->deadline = o->time_limit > 0 ? R->t0 + o->time_limit : 0;
     R->acc = calloc((size_t)R->threads, sizeof(thread_acc));
+    R->routes_max = o->routes_max ? o->routes_max : UINT64_MAX;
     for (int t = 0; t < R->threads; t++) {
         mpz_init(R->acc[t].seq);
         mpz_init(R->acc[t].mult);
+        mpz_init(R->acc[t].succ);
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R->acc[t].out[k]);
+        R->acc[t].pend = malloc(sizeof(uint64_t) * PEND_MAX * ((size_t)R->kw + 2));
+        if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].pend) atomic_store(&R->stop, STOP_MEMORY);
     }
     R->small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
     pb_position_pack(f, root, R->root_key);
@@ -468,6 +632,10 @@ static pb_enum_status abandon(run *R, pb_enum_result *res, int stop) {
         return fail(res, PB_ENUM_MEMORY,
                     "memory budget of %lld bytes exceeded while building depth %d; the last finished depth is %d",
                     R->o->memory, R->depth + 1, R->depth);
+    if (stop == STOP_INTERRUPT)
+        return fail(res, PB_ENUM_INTERRUPTED, "%s while building depth %d; the last finished depth is %d",
+                    R->o->interrupted && *R->o->interrupted ? "interrupted" : "time limit reached", R->depth + 1,
+                    R->depth);
     return fail(res, PB_ENUM_STOPPED, "a visitor stopped the enumeration at depth %d", R->depth);
 }
 
@@ -525,7 +693,11 @@ static void run_close(run *R, pb_enum_result *res, int started) {
     for (int t = 0; t < R->threads; t++) {
         mpz_clear(R->acc[t].seq);
         mpz_clear(R->acc[t].mult);
+        mpz_clear(R->acc[t].succ);
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_clear(R->acc[t].out[k]);
+        pb_turnwalk_free(R->acc[t].tw);
+        free(R->acc[t].ovf);
+        free(R->acc[t].pend);
     }
     free(R->acc);
 }

@@ -7,10 +7,12 @@
  *   F(0) = { root },  F(d+1) = positions after the routes of F(d) where the
  *   game goes on.  Each distinct position of F(d) is stored whole with its
  *   multiplicity m(p) = the number of turn sequences from the root reaching
- *   it, and is expanded once (pb_routes_foreach); every route adds m(p) to
- *   its successor, or to the outcome counters of depth d+1 if it ends the
- *   game.  So perft(d) = sum over F(d-1) of m(p) * routes(p), and the counts
- *   of whole games are exact wherever the distinct positions fit in memory.
+ *   it, and is expanded once, by the distinct outcomes of its turn with
+ *   their route counts r (solver/turnwalk.h); each adds m(p) * r to its
+ *   successor, or to the outcome counters of depth d+1 if it ends the game
+ *   (the same as m(p) once per route).  So perft(d) = sum over F(d-1) of
+ *   m(p) * routes(p), and the counts of whole games are exact wherever the
+ *   distinct positions fit in memory.
  *
  * Threads: the positions of F(d) are expanded in parallel (OpenMP); F(d+1)
  * is a sharded set with a lock per shard.  Every reported figure is a set
@@ -21,6 +23,7 @@
 #define PB_ENUMERATE_H
 
 #include <gmp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -143,7 +146,13 @@ typedef struct pb_enum_options {
     void *progress_ctx;
     double progress_every;   /* seconds between progress reports within a depth (0: 2 s) */
     uint64_t small_max;      /* tests only: counts above it are kept in GMP (0: 2^55 - 1) */
+    uint64_t routes_max;     /* tests only: a turn's outcomes with more routes are recounted
+                                route by route, as those past 2^64 - 1 are (0: 2^64 - 1) */
     const pb_enum_dist *dist;   /* several processes (no checkpoint then); NULL: one */
+    double time_limit;       /* seconds of wall clock from the start; 0: none */
+    /* When *interrupted becomes nonzero (a signal handler sets it), the run
+     * stops as at the time limit; NULL: none. */
+    const volatile sig_atomic_t *interrupted;
 } pb_enum_options;
 
 /* Default options: every depth, default threads, no budget, no checkpoint. */
@@ -154,7 +163,9 @@ typedef enum {
     PB_ENUM_MEMORY,          /* the memory budget was exceeded */
     PB_ENUM_STOPPED,         /* a visitor stopped it */
     PB_ENUM_IO,              /* a checkpoint could not be written */
-    PB_ENUM_BAD_CHECKPOINT   /* --resume: the checkpoint is missing, malformed or for another game */
+    PB_ENUM_BAD_CHECKPOINT,  /* --resume: the checkpoint is missing, malformed or for another game */
+    PB_ENUM_INTERRUPTED      /* the time limit passed or *interrupted was set: res holds the
+                                finished depths, the checkpoint the last of them */
 } pb_enum_status;
 
 typedef struct pb_enum_result {

@@ -54,7 +54,7 @@ typedef struct pb_fmem {
 } pb_fmem;
 
 typedef struct pb_fshard {
-    omp_lock_t lock;
+    _Alignas(64) omp_lock_t lock;
     size_t size, cap;       /* entries, slots (a power of two, or 0) */
     uint64_t *slots;        /* cap * (kw + 1) words */
     mpz_t *spill;           /* big counts */
@@ -84,6 +84,13 @@ uint64_t pb_frontier_hash(const uint64_t *key, int kw);
  * shard).  Returns 1 if the key was new, 0 if it was there, -1 if the
  * memory budget refused the growth (nothing added). */
 int pb_frontier_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c);
+
+/* pb_frontier_add, unless another thread holds the shard's lock: then
+ * PB_FRONTIER_BUSY and nothing is done (the caller keeps the entry for
+ * later instead of waiting: a thread that lost its processor while
+ * holding a lock would stall every thread that waits for it). */
+#define PB_FRONTIER_BUSY 2
+int pb_frontier_try_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c);
 
 /* Is key in the set?  Not to be called while others insert. */
 int pb_frontier_contains(const pb_frontier *fr, const uint64_t *key, uint64_t h);

@@ -6,8 +6,8 @@
 # time of each row.
 #
 # usage: scripts/enumeration_tables.sh [-t SECONDS] [-T SECONDS] [-j THREADS] [-m MEMORY] [-b PAPERBALL] [-o DIR]
-#   -t  time limit per field (default 120; the project's target is one hour,
-#       a shared 2-core machine gets a smaller one: the table says which)
+#   -t  time limit per field (default 120; the aim is one hour, a shared
+#       2-core machine gets a smaller one: the table says which)
 #   -T  time budget for the whole script (default 3600): fields not tried
 #       by then are listed as not tried
 #   -j  threads (default 2)      -m  --memory budget (default 8G)
@@ -74,11 +74,13 @@ run_field() {
     local rules=$1 g=$2 w=$3 l=$4 s=$5 dead=$6
     local args="--rules $rules --field $g,$w,$l"
     [ "$rules" = hockey ] && args="$args --setback $s --dead-end $dead"
-    local cmd="paperball enumerate $args --threads $THREADS --memory $MEMORY"
+    local cmd="paperball enumerate $args --threads $THREADS --memory $MEMORY --time-limit $LIMIT"
     local t0 t1 rc status
     t0=$(date +%s.%N)
-    (cd "$WORK" && timeout "$LIMIT" "$BIN" enumerate $args --threads $THREADS --memory $MEMORY \
-        --checkpoint "$WORK/ck" > "$WORK/out.txt" 2> "$WORK/err.txt")
+    # --time-limit stops the run cleanly (exit 3) with its finished depths;
+    # timeout is only the backstop.
+    (cd "$WORK" && timeout $((LIMIT + 120)) "$BIN" enumerate $args --threads $THREADS --memory $MEMORY \
+        --time-limit "$LIMIT" --checkpoint "$WORK/ck" > "$WORK/out.txt" 2> "$WORK/err.txt")
     rc=$?
     t1=$(date +%s.%N)
     rm -rf "$WORK/ck"
@@ -96,9 +98,11 @@ run_field() {
         draws=$(sed -n 's/^games: .*draws \([0-9]*\)).*/\1/p' "$WORK/out.txt")
         pos=$(sed -n 's/^positions: \([0-9]*\) .*/\1/p' "$WORK/out.txt")
         peak=$(sed -n 's/.*peak memory \([0-9.]*\) MiB.*/\1/p' "$WORK/err.txt" | tail -1)
-    elif [ $rc -eq 124 ]; then
+    elif [ $rc -eq 3 ] || [ $rc -eq 124 ]; then
         status="over ${LIMIT} s"
-        depth=$(grep -o 'depth [0-9]* done' "$WORK/err.txt" | tail -1 | awk '{ print $2 }')
+        depth=$(sed -n 's/^not complete: stopped at depth \([0-9]*\).*/\1/p' "$WORK/out.txt")
+        [ -z "$depth" ] && depth=$(grep -o 'depth [0-9]* done' "$WORK/err.txt" | tail -1 | awk '{ print $2 }')
+        games=$(sed -n 's/^games finished by depth [0-9]*: \([0-9]*\) .*/\1/p' "$WORK/out.txt")
         [ -n "$depth" ] && status="$status (depth $depth finished)"
     elif grep -q 'memory budget' "$WORK/err.txt"; then
         status="over --memory $MEMORY"
@@ -158,7 +162,7 @@ ELAPSED=$(($(date +%s) - START))
     echo
     echo "Each row is one \`paperball enumerate\` run from the start (Top first) with no"
     echo "depth limit: every game is played to its end.  **Time limit: $LIMIT s per field**"
-    echo "(the project's target is one hour; the machine is 2 shared cores, so a smaller limit"
+    echo "(the aim is one hour; the machine is 2 shared cores, so a smaller limit"
     echo "is used, and times are wall-clock on a loaded machine).  Fields are tried"
     echo "smallest first; a field is skipped once a field no larger in G, W and L has"
     echo "exceeded the limit.  Columns: *depth* = the longest game in turns; *positions* ="
@@ -166,7 +170,8 @@ ELAPSED=$(($(date +%s) - START))
     echo "hockey every position belongs to one depth only); *games* = all complete games"
     echo "(turn sequences from the start to an end); wins by the player who wins (goals,"
     echo "own goals of the other, the other's dead ends); draws = hockey dead ends (dead"
-    echo "end = draw).  Per-depth figures: run the command shown.  docs/enumerate.md says"
+    echo "end = draw).  A field stopped at the limit shows its last finished depth and"
+    echo "the games finished by then.  Per-depth figures: run the command shown.  docs/enumerate.md says"
     echo "exactly what is counted."
     echo
     [ -n "$TRIPLE_NOTE" ] && echo "$TRIPLE_NOTE" && echo

@@ -64,7 +64,7 @@ for v in "${variants[@]}"; do
     echo "[$(date -u +%H:%M:%S)] $name ($fl)" >&2
     set +e
     # shellcheck disable=SC2086
-    "$pb" solve $opts --field "$fl" --threads "$threads" --hash "$hash" --time-limit "$limit" --json --quiet \
+    "$pb" solve $opts --field "$fl" --first-turns --threads "$threads" --hash "$hash" --time-limit "$limit" --json --quiet \
       > "$work/$n.json" 2> "$work/$n.err"
     st=$?
     set -e

@@ -1,6 +1,18 @@
-/* perft.h - perft(d) (turn sequences) and positions(d) (distinct positions
- * where the game goes on) per depth, RULES.md section 4, by breadth-first
- * expansion of distinct positions with multiplicities. */
+/* perft.h - perft(d) (turn sequences of exactly d turns), positions(d)
+ * (distinct positions after d turns where the game goes on) and the games
+ * that end with turn d, per depth (docs/rules.md, counting).  Three
+ * methods, which the tests hold against each other:
+ *
+ *   pb_perft        breadth-first: every distinct position of a depth is
+ *                   stored with its multiplicity (the only one that gives
+ *                   positions(d); memory grows with them);
+ *   pb_perft_count  depth-first, nothing stored but the turn walks'
+ *                   scratch: each turn's distinct outcomes with their route
+ *                   counts (solver/turnwalk.h), the last turn counted in
+ *                   bulk; OpenMP over subtrees;
+ *   pb_perft_dfs    plain route by route (the reference and the benchmark's
+ *                   inner loop).
+ */
 #ifndef PB_PERFT_H
 #define PB_PERFT_H
 
@@ -9,7 +21,7 @@
 typedef struct pb_perft_row {
     int depth;
     uint64_t sequences;   /* perft(depth) */
-    uint64_t positions;   /* positions(depth) */
+    uint64_t positions;   /* positions(depth) (pb_perft only; 0 from pb_perft_count) */
     uint64_t finished;    /* sequences that end the game exactly at this depth */
     int overflow;         /* a 64-bit count overflowed: the row is not exact */
 } pb_perft_row;
@@ -17,6 +29,13 @@ typedef struct pb_perft_row {
 /* Fills rows[0..maxdepth-1] for depths 1..maxdepth from p.  Returns the
  * number of rows filled (fewer when every game has ended). */
 int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row *rows);
+
+/* Depth-first: fills rows[0..maxdepth-1] (sequences and finished; a depth
+ * no game reaches has zeros) for depths 1..maxdepth from p, a position
+ * where the game goes on.  threads: OpenMP threads (0: the default); the
+ * counts do not depend on it (sums of exact integers).  Returns 0, or -1
+ * when a turn walk ran out of memory (the rows are then incomplete). */
+int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int threads, pb_perft_row *rows);
 
 /* Plain depth-first perft (no table): the number of turn sequences of
  * exactly d turns. */

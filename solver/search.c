@@ -13,39 +13,64 @@
  * form on that three-valued scale (in book, where there are no draws, the
  * full window (-1, 1) is a null window).
  *
+ * Value first: pb_solve searches the root itself with the window (-1, 1),
+ * so the search stops at the first winning step (and in hockey and triple
+ * as soon as a win is found or every step is proven no better than the
+ * draw found).  The first-turn classes (--first-turns) and the routes
+ * (--all-routes) are walked only when asked, never stored route by route.
+ * The best turn and the line are built step by step from exact values,
+ * which the table mostly already holds.
+ *
+ * Keys.  A position, its left-right mirror image, its top-bottom mirror
+ * image with the players swapped, and both mirrors at once have the same
+ * value for the player to move (the field, the goals, the setback and
+ * every rule are symmetric under both mirrors, and swapping the players
+ * with the ends of the field renames the players only; test_mirror_images
+ * checks it against the brute force for all three rule sets).  So the
+ * table holds each position once, in the orientation whose Zobrist hash is
+ * the smallest of the four (ties: the first in the order identity, LR, TB,
+ * both): any image of p picks an image of p, and the table compares the
+ * whole key in that orientation.  Step search keeps the four orientations'
+ * segment sets and hashes up to date step by step (worker.img_*); triple
+ * recomputes them at each node.  A stored best step is kept in the key's
+ * orientation and mapped back.
+ *
  * Why the answers are exact, whatever the table size and thread count:
  *  1. The game graph is acyclic (every step draws a segment), and a
  *     position's value depends on the position alone (segments, ball,
  *     player to move: the same state between turns and mid-turn), never on
  *     the path to it.  So transpositions may share values: there is no
- *     graph-history interaction.
+ *     graph-history interaction.  Mirror images share values by the
+ *     symmetry above.
  *  2. Fail-soft alpha-beta returns a value v with: v <= alpha implies
  *     value <= v, v >= beta implies value >= v, otherwise value == v.  We
  *     store exactly these bounds (lower, upper or both), classified against
  *     the window actually searched, and merge stored bounds only by taking
  *     the larger lower and the smaller upper bound, so every stored bound
  *     is a theorem about that position.
- *  3. A table slot holds the whole position (see tt.h), so a probe answers
- *     only for a position equal to the one asked about: a hash collision
- *     can cost a slot, never a wrong value.
- *  4. Slots are read and written under their bucket's lock, so a reader
- *     never sees a torn slot; threads only ever add proven bounds, so any
- *     interleaving of stores leaves only proven bounds.  Replacement loses
- *     information, never truth, so a tiny table only costs time.
- *  5. A search that is cut short (stop flag, time limit, or a helper thread
- *     whose job another thread finished) unwinds without storing anything
- *     from the unfinished nodes, and its result is thrown away.
- * Hence the root value and every first turn's value are the same for any
- * table size, thread count and schedule; only node counts vary.  The tests
- * check this against an independent brute force (tests/ref_minimax.c).
+ *  3. A table entry is found only by its whole key (see tt.h), so a probe
+ *     answers only for a position equal to the key asked about: a hash
+ *     collision can cost an entry, never a wrong value.
+ *  4. With more than one thread the table's buckets are locked, so a
+ *     reader never sees a torn entry; threads only ever add proven bounds,
+ *     so any interleaving of stores leaves only proven bounds.  Replacement
+ *     loses information, never truth, so a tiny table only costs time.
+ *  5. A search that is cut short (stop flag, time limit, another thread
+ *     finished the same root first) unwinds without storing anything from
+ *     the unfinished nodes, and its result is thrown away.  A node that
+ *     another thread is working on is put off (returns BUSY, stores
+ *     nothing) and searched later in the same node's second pass, so the
+ *     schedule changes the order of the work, never what is proven.
+ * Hence every value is the same for any table size, thread count and
+ * schedule; only node counts vary.  The tests check this against an
+ * independent brute force (tests/ref_minimax.c).
  *
- * Parallelism: the first turns (one per mirror class) are jobs taken by the
- * threads in order, sharing the table.  With opts.lazy_helpers a thread that
- * finds no job left helps on an unfinished one ("lazy SMP" with a perturbed
- * move order near the job's root); the first thread to finish a job records
- * its exact value and the other abandons it.  Helpers are off by default:
- * measured on the benchmark positions they slowed the job they joined
- * (both threads then fight over the same table lines and best moves).
+ * Threads: every thread searches the same root, sharing the table; a step
+ * search node near the root that another thread is in is put off and
+ * searched after the node's other steps (ABDADA: "busy" marks in a small
+ * shared array of counters, exact whatever they say, because they only
+ * reorder the steps).  The first thread to finish gives the value; the
+ * others stop.
  */
 #include "search.h"
 
@@ -56,39 +81,43 @@
 #include <string.h>
 
 #define POLL_MASK 4095
-
-typedef struct job {
-    int route;               /* index into the result's turns */
-    atomic_int done;          /* 0 while unproven, else value + 2 (set once) */
-    uint64_t nodes;
-    double seconds;
-} job;
+#define BUSY 100             /* "another thread is in this node", never a value */
+#define BUSY_PLY 24          /* nodes nearer the root than this are marked busy */
+#define BUSY_SLOTS 4096      /* busy counters, indexed by the key's hash */
+#define SCORE_BUDGET 24      /* steps the quick "can the mover score?" check may take */
 
 /* What the threads of one solve share (read-only apart from atomics). */
 typedef struct shared {
     const pb_field *f;
     pb_tt *tt;
     int8_t (*score_owner)[8]; /* per node and direction: whose goal the step scores in, or -1 */
+    int nimg, img[4];         /* orientations tried for a key: img[0] = 0 (identity), then
+                                 those the root is symmetric under (keys_choose) */
+    int16_t *node_img[4], *seg_img[4];
+    uint64_t (*delta[4])[8];  /* hash change of step (node, direction) in orientation k */
+    int tactics, full_keys;
+    int nthreads;
+    atomic_uint busy[BUSY_SLOTS];
     volatile sig_atomic_t *stop;
     double t0, deadline;      /* omp_get_wtime; deadline 0 = none */
     atomic_int halt;          /* the stop flag or the deadline was seen */
     atomic_ullong nodes;      /* flushed node counts of all threads */
     FILE *progress;
     double next_report;
-    int njobs;
-    job *jobs;
-    const pb_solve_turn *turns;
-    atomic_int current[64];   /* the job each thread works on, -1 none */
+    const char *phase;        /* what is being searched, for progress lines */
+    atomic_int classes_done;
+    int nclasses;
 } shared;
 
 typedef struct worker {
     shared *sh;
     int id;
-    int helper;               /* perturb the move order near the job root */
     uint64_t nodes, flushed, calls;
     pb_tt_stats st;
     atomic_int *job_done;     /* abandon the search when set; may be NULL */
     int aborted;
+    uint64_t img_hash[4];     /* hash of orientation k of the current position */
+    uint64_t img_seg[4][PB_MAX_WORDS];
 } worker;
 
 const char *pb_value_name(int v) {
@@ -101,38 +130,164 @@ static int end_value(int loser, int me) {
     return loser == PB_NOBODY ? PB_DRAW : loser == me ? PB_LOSS : PB_WIN;
 }
 
-static int8_t (*make_score_owner(const pb_field *f))[8] {
-    int8_t(*so)[8] = malloc(sizeof *so * (size_t)f->nlattice);
+/* ---- keys: the four orientations of a position ---- */
+
+/* Direction d seen in orientation k (each mirror is an involution). */
+static inline int dir_img(int k, int d) {
+    if (d >= 8) return d;
+    if (k & 1) d = (12 - d) & 7;
+    if (k & 2) d = (8 - d) & 7;
+    return d;
+}
+
+static int shared_init(shared *sh, const pb_field *f, pb_tt *tt, int full_keys) {
+    memset(sh, 0, sizeof *sh);
+    sh->f = f;
+    sh->tt = tt;
+    sh->tactics = 1;
+    sh->nthreads = 1;
+    sh->score_owner = malloc(sizeof *sh->score_owner * (size_t)f->nlattice);
+    sh->full_keys = full_keys;
+    sh->nimg = 1;
+    for (int k = 0; k < 4; k++) {
+        sh->node_img[k] = malloc(sizeof(int16_t) * (size_t)f->nlattice);
+        sh->seg_img[k] = malloc(sizeof(int16_t) * (size_t)(f->nsegments + 1));
+        sh->delta[k] = malloc(sizeof *sh->delta[k] * (size_t)f->nlattice);
+        if (!sh->node_img[k] || !sh->seg_img[k] || !sh->delta[k]) return -1;
+    }
+    if (!sh->score_owner) return -1;
+    for (int i = 0; i < f->nlattice; i++) {
+        int lr = f->mirror_lr[i], tb = f->mirror_tb[i];
+        sh->node_img[0][i] = (int16_t)i;
+        sh->node_img[1][i] = (int16_t)lr;
+        sh->node_img[2][i] = (int16_t)tb;
+        sh->node_img[3][i] = (int16_t)(lr >= 0 ? f->mirror_tb[lr] : -1);
+    }
+    for (int s = 0; s < f->nsegments; s++) {
+        int lr = f->seg_mirror_lr[s];
+        sh->seg_img[0][s] = (int16_t)s;
+        sh->seg_img[1][s] = (int16_t)lr;
+        sh->seg_img[2][s] = f->seg_mirror_tb[s];
+        sh->seg_img[3][s] = f->seg_mirror_tb[lr];
+    }
     for (int i = 0; i < f->nlattice; i++)
         for (int d = 0; d < 8; d++) {
-            so[i][d] = -1;
+            sh->score_owner[i][d] = -1;
+            for (int k = 0; k < 4; k++) sh->delta[k][i][d] = 0;
             if (!pb_is_node(f, i) || f->seg[i][d] < 0) continue;
-            int t = pb_step_to(f, i, d), owner = pb_goal_owner(f, t);
+            int t = pb_step_to(f, i, d), owner = pb_goal_owner(f, t), s = f->seg[i][d];
+            for (int k = 0; k < 4; k++)
+                sh->delta[k][i][d] = f->zobrist_seg[sh->seg_img[k][s]] ^ f->zobrist_ball[sh->node_img[k][i]] ^
+                                     f->zobrist_ball[sh->node_img[k][t]];
             if (owner == PB_NOBODY) continue;
             int dy = pb_dir_dy[d];
-            if (f->box || (owner == PB_BOTTOM ? dy < 0 : dy > 0)) so[i][d] = (int8_t)owner;
+            if (f->box || (owner == PB_BOTTOM ? dy < 0 : dy > 0)) sh->score_owner[i][d] = (int8_t)owner;
         }
-    return so;
+    atomic_init(&sh->halt, 0);
+    atomic_init(&sh->nodes, 0);
+    atomic_init(&sh->classes_done, 0);
+    for (int i = 0; i < BUSY_SLOTS; i++) atomic_init(&sh->busy[i], 0);
+    sh->t0 = omp_get_wtime();
+    sh->phase = "the value";
+    return 0;
 }
+
+static void shared_free(shared *sh) {
+    free(sh->score_owner);
+    for (int k = 0; k < 4; k++) free(sh->node_img[k]), free(sh->seg_img[k]), free(sh->delta[k]);
+}
+
+/* The orientations a search from root p tries: those under which p is
+ * symmetric (p itself, with the players swapped for TB).  A position and
+ * its image can both be met only when the root's image is the root (or
+ * nearly so), so from other roots the images would cost time and merge
+ * almost nothing; the choice changes which entries are shared, never a
+ * value. */
+static void keys_choose(shared *sh, const pb_position *p) {
+    const pb_field *f = sh->f;
+    sh->nimg = 1;
+    sh->img[0] = 0;
+    if (sh->full_keys) return;
+    pb_position *m = malloc(sizeof *m);
+    if (!m) return;
+    for (int k = 1; k < 4; k++) {
+        pb_position_mirror(f, p, m, k & 1, k >> 1);
+        if (m->ball == p->ball && !memcmp(m->seg, p->seg, sizeof(uint64_t) * (size_t)f->nwords))
+            sh->img[sh->nimg++] = k;
+    }
+    free(m);
+}
+
+/* Recomputes the worker's orientations of p from scratch. */
+static void keys_reset(worker *w, const pb_position *p) {
+    const shared *sh = w->sh;
+    const pb_field *f = sh->f;
+    for (int i = 1; i < sh->nimg; i++) {
+        int k = sh->img[i];
+        uint64_t *seg = w->img_seg[k];
+        memset(seg, 0, sizeof(uint64_t) * (size_t)f->nwords);
+        uint64_t h = f->zobrist_ball[sh->node_img[k][p->ball]];
+        if ((p->to_move ^ (k >> 1)) == PB_TOP) h ^= f->zobrist_top;
+        for (int wd = 0; wd < f->nwords; wd++)
+            for (uint64_t b = p->seg[wd]; b; b &= b - 1) {
+                int s = sh->seg_img[k][wd * 64 + __builtin_ctzll(b)];
+                seg[s >> 6] |= 1ULL << (s & 63);
+                h ^= f->zobrist_seg[s];
+            }
+        w->img_hash[k] = h;
+    }
+}
+
+/* The table key of p: its orientation with the smallest hash; *orient
+ * receives which. */
+static inline pb_tt_key key_of(const worker *w, const pb_position *p, int *orient) {
+    const shared *sh = w->sh;
+    int k = 0;
+    uint64_t h = p->hash;
+    for (int i = 1; i < sh->nimg; i++)
+        if (w->img_hash[sh->img[i]] < h) h = w->img_hash[sh->img[i]], k = sh->img[i];
+    *orient = k;
+    pb_tt_key key = {h, k ? w->img_seg[k] : p->seg,
+                     (uint64_t)(uint16_t)sh->node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
+    return key;
+}
+
+/* pb_step with the orientations kept up to date. */
+static inline pb_step_result step(worker *w, pb_position *p, int d, pb_undo *u, int *loser) {
+    const shared *sh = w->sh;
+    int from = p->ball, mover = p->to_move;
+    pb_step_result r = pb_step(sh->f, p, d, u, loser);
+    uint64_t top = p->to_move != mover ? sh->f->zobrist_top : 0;
+    for (int i = 1; i < sh->nimg; i++) {
+        int k = sh->img[i], s = sh->seg_img[k][u->seg];
+        w->img_seg[k][s >> 6] ^= 1ULL << (s & 63);
+        w->img_hash[k] ^= sh->delta[k][from][d] ^ top;
+    }
+    return r;
+}
+
+static inline void unstep(worker *w, pb_position *p, int d, const pb_undo *u) {
+    const shared *sh = w->sh;
+    uint64_t top = p->to_move != u->to_move ? sh->f->zobrist_top : 0;
+    for (int i = 1; i < sh->nimg; i++) {
+        int k = sh->img[i], s = sh->seg_img[k][u->seg];
+        w->img_seg[k][s >> 6] ^= 1ULL << (s & 63);
+        w->img_hash[k] ^= sh->delta[k][u->ball][d] ^ top;
+    }
+    pb_unstep(sh->f, p, u);
+}
+
+/* ---- progress, stop ---- */
 
 static void report(worker *w, double now) {
     shared *sh = w->sh;
     uint64_t n = atomic_load(&sh->nodes);
     double el = now - sh->t0;
-    double fill = pb_tt_fill(sh->tt, (size_t)1 << 16);
-    int solved = 0;
-    for (int j = 0; j < sh->njobs; j++) solved += atomic_load(&sh->jobs[j].done) != 0;
-    fprintf(sh->progress, "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, first turns %d/%d done",
-            el, (unsigned long long)n, el > 0 ? n / el / 1e6 : 0.0, 100.0 * fill, solved,
-            sh->njobs);
-    for (int t = 0; t < 64; t++) {
-        int j = atomic_load(&sh->current[t]);
-        if (j < 0) continue;
-        char buf[256];
-        const pb_solve_turn *tu = &sh->turns[sh->jobs[j].route];
-        pb_route_format(sh->f, tu->nodes, tu->len, tu->kick, buf, sizeof buf);
-        fprintf(sh->progress, "; thread %d: %s", t, buf);
-    }
+    double fill = pb_tt_fill(sh->tt, (size_t)1 << 14);
+    fprintf(sh->progress, "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, %d thread%s on %s", el,
+            (unsigned long long)n, el > 0 ? n / el / 1e6 : 0.0, 100.0 * fill, sh->nthreads,
+            sh->nthreads == 1 ? "" : "s", sh->phase);
+    if (sh->nclasses) fprintf(sh->progress, " (classes %d/%d done)", atomic_load(&sh->classes_done), sh->nclasses);
     fputc('\n', sh->progress);
     fflush(sh->progress);
 }
@@ -153,13 +308,71 @@ static void poll(worker *w) {
     }
 }
 
-/* Looks p up in the table and narrows the window (*alpha, *beta) to the
- * proven bounds; returns 1 with *cut set when the bounds alone answer the
- * search (fail-soft: the bound that decides it), else 0.  *ttbest gets the
- * stored best direction on a hit. */
-static inline int probe(worker *w, const pb_position *p, int *alpha, int *beta, int *ttbest, int *cut) {
+/* ---- step search (book, hockey) ---- */
+
+/* Can the mover end this turn in the opponent's goal?  A depth-first walk
+ * over bounce chains from node `at`, at most *budget steps, without
+ * touching the position: the walk's own segments walked[0..nw-1] count as
+ * drawn and the nodes path[0..nw] it touched as occupied.  1 yes (the
+ * route's nodes after `at` into nodes[len..] if nodes is given, its length
+ * in *out_len), 0 no or not found within the budget.  walked and path
+ * hold at least budget + 2 entries. */
+static int score_walk(const shared *sh, const pb_position *p, int at, int me, int16_t *walked, int16_t *path, int nw,
+                      int *budget, int16_t *nodes, int len, int *out_len) {
+    const pb_field *f = sh->f;
+    const int8_t *so = sh->score_owner[at];
+    int free_d[8], nf = 0;
+    for (int d = 0; d < 8; d++) {
+        int s = f->seg[at][d], k;
+        if (s < 0 || pb_drawn(p, s)) continue;
+        for (k = 0; k < nw && walked[k] != s; k++) {
+        }
+        if (k < nw) continue;
+        if (so[d] == (me ^ 1)) {
+            if (nodes) nodes[len] = (int16_t)pb_step_to(f, at, d), *out_len = len + 1;
+            return 1;
+        }
+        if (so[d] < 0) free_d[nf++] = d;
+    }
+    for (int i = 0; i < nf; i++) {
+        int d = free_d[i], t = pb_step_to(f, at, d), k;
+        int occupied = pb_occupied(f, p, t);
+        for (k = 0; !occupied && k <= nw; k++) occupied = path[k] == t;
+        if (!occupied) continue; /* a stop: the turn ends there */
+        if (--*budget < 0) return 0;
+        walked[nw] = (int16_t)f->seg[at][d];
+        path[nw + 1] = (int16_t)t;
+        if (nodes) nodes[len] = (int16_t)t;
+        /* A dead end at t leaves no step; the walk from t finds none. */
+        if (score_walk(sh, p, t, me, walked, path, nw + 1, budget, nodes, len + 1, out_len)) return 1;
+    }
+    return 0;
+}
+
+static int can_score(worker *w, pb_position *p, int *budget, int16_t *nodes, int len, int *out_len) {
+    int16_t walked_s[SCORE_BUDGET + 2], path_s[SCORE_BUDGET + 2];
+    int16_t *walked = walked_s, *path = path_s;
+    if (*budget > SCORE_BUDGET) {
+        walked = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
+        path = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
+        if (!walked || !path) {
+            free(walked), free(path);
+            return 0;
+        }
+    }
+    path[0] = p->ball;
+    int yes = score_walk(w->sh, p, p->ball, p->to_move, walked, path, 0, budget, nodes, len, out_len);
+    if (walked != walked_s) free(walked), free(path);
+    return yes;
+}
+
+/* Looks key k up and narrows the window (*alpha, *beta) to the proven
+ * bounds; returns 1 with *cut set when the bounds alone answer the search
+ * (fail-soft: the bound that decides it), else 0.  *ttbest gets the stored
+ * best direction (in the key's orientation) on a hit. */
+static inline int probe(worker *w, const pb_tt_key *k, int *alpha, int *beta, int *ttbest, int *cut) {
     int lo, hi;
-    if (!pb_tt_probe(w->sh->tt, p, &lo, &hi, ttbest, &w->st)) return 0;
+    if (!pb_tt_probe(w->sh->tt, k, &lo, &hi, ttbest, &w->st)) return 0;
     if (lo >= *beta) return *cut = lo, 1;
     if (hi <= *alpha) return *cut = hi, 1;
     if (lo == hi) return *cut = lo, 1;
@@ -168,14 +381,19 @@ static inline int probe(worker *w, const pb_position *p, int *alpha, int *beta, 
     return 0;
 }
 
+static inline atomic_uint *busy_slot(worker *w, uint64_t hash) { return &w->sh->busy[(hash >> 40) % BUSY_SLOTS]; }
+
 /* The value of p for its player to move, searched with the window
  * (alpha, beta), -1 <= alpha < beta <= 1, fail-soft.  Book and hockey.
- * Contract: p is restored on return; if w->aborted is set on return the
- * result means nothing and nothing unproven was stored. */
-static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply) {
-    const pb_field *f = w->sh->f;
+ * exclusive: answer BUSY at once if another thread is in this node.
+ * Contract: p (and the worker's orientations) are restored on return; if
+ * w->aborted is set on return the result means nothing and nothing
+ * unproven was stored. */
+static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply, int exclusive, int turn_start) {
+    const shared *sh = w->sh;
+    const pb_field *f = sh->f;
     const int me = p->to_move, ball = p->ball;
-    const int8_t *so = w->sh->score_owner[ball];
+    const int8_t *so = sh->score_owner[ball];
     int dirs[8], score[8], n = 0, best = -2, bestd = 8;
     assert(-1 <= alpha && alpha < beta && beta <= 1);
     for (int d = 0; d < 8; d++) {
@@ -189,8 +407,16 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply)
             continue;
         }
         int t = pb_step_to(f, ball, d), fwd = me == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
+        int bounce = pb_occupied(f, p, t);
+        /* The child's bucket, loaded while the others are looked at. */
+        uint64_t top = bounce ? 0 : f->zobrist_top, h = p->hash ^ sh->delta[0][ball][d] ^ top;
+        for (int i = 1; i < sh->nimg; i++) {
+            uint64_t hk = w->img_hash[sh->img[i]] ^ sh->delta[sh->img[i]][ball][d] ^ top;
+            if (hk < h) h = hk;
+        }
+        pb_tt_prefetch(sh->tt, h);
         /* Bounces first (the mover keeps the ball), then forward steps. */
-        int sc = (pb_occupied(f, p, t) ? 8 : 0) + fwd;
+        int sc = (bounce ? 8 : 0) + fwd;
         int k = n++;
         while (k > 0 && score[k - 1] < sc) dirs[k] = dirs[k - 1], score[k] = score[k - 1], k--;
         dirs[k] = d, score[k] = sc;
@@ -199,8 +425,20 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply)
     if (n == 0) return best;
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
-    int ttbest = 8, cut;
-    if (probe(w, p, &alpha, &beta, &ttbest, &cut)) return cut;
+    int orient, ttbest = 8, cut;
+    pb_tt_key key = key_of(w, p, &orient);
+    if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
+    ttbest = dir_img(orient, ttbest);
+    if (sh->tactics && turn_start) {
+        int budget = SCORE_BUDGET;
+        if (can_score(w, p, &budget, NULL, 0, NULL)) return PB_WIN;
+    }
+    atomic_uint *busy = NULL;
+    if (sh->nthreads > 1 && ply < BUSY_PLY) {
+        busy = busy_slot(w, key.hash);
+        if (exclusive && atomic_load_explicit(busy, memory_order_relaxed)) return BUSY;
+        atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
+    }
     if (ttbest < 8) {
         for (int k = 1; k < n; k++)
             if (dirs[k] == ttbest) {
@@ -209,38 +447,51 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply)
                 break;
             }
     }
-    if (w->helper && ply < 3 && n > 1) { /* a helper starts elsewhere */
-        int r = (w->helper + ply) % n, tmp[8];
-        for (int k = 0; k < n; k++) tmp[k] = dirs[(k + r) % n];
-        memcpy(dirs, tmp, sizeof(int) * (size_t)n);
-    }
     const int a0 = alpha, b0 = beta;
     const uint64_t nodes0 = w->nodes;
-    for (int k = 0; k < n && alpha < beta; k++) {
-        int d = dirs[k], loser, v;
-        pb_undo u;
-        pb_step_result r = pb_step(f, p, d, &u, &loser);
-        w->nodes++;
-        switch (r) {
-        case PB_STEP_STOP: v = -search_steps(w, p, -beta, -alpha, ply + 1); break;
-        case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1); break;
-        case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
-        default: v = end_value(loser, me); break;
+    int deferred[8], ndef = 0;
+    /* Pass 0: every step, putting off the ones another thread is in;
+     * pass 1: the ones put off. */
+    for (int pass = 0; pass < 2; pass++) {
+        int m = pass ? ndef : n;
+        for (int k = 0; k < m && alpha < beta; k++) {
+            int d = pass ? deferred[k] : dirs[k], loser, v;
+            int excl = busy && !pass && k > 0;
+            pb_undo u;
+            pb_step_result r = step(w, p, d, &u, &loser);
+            w->nodes++;
+            switch (r) {
+            case PB_STEP_STOP:
+                v = search_steps(w, p, -beta, -alpha, ply + 1, excl, 1);
+                if (v != BUSY) v = -v;
+                break;
+            case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1, excl, 0); break;
+            case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
+            default: v = end_value(loser, me); break;
+            }
+            unstep(w, p, d, &u);
+            if (w->aborted) break;
+            if (v == BUSY) {
+                deferred[ndef++] = d;
+                continue;
+            }
+            if (v > best) {
+                best = v, bestd = d;
+                if (v > alpha) alpha = v;
+            }
         }
-        pb_unstep(f, p, &u);
-        if (w->aborted) return 0;
-        if (v > best) {
-            best = v, bestd = d;
-            if (v > alpha) alpha = v;
-        }
+        if (w->aborted || !ndef) break;
     }
+    if (busy) atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
+    if (w->aborted) return 0;
     int slo = best >= b0 ? best : best > a0 ? best : -1;
     int shi = best <= a0 ? best : best < b0 ? best : 1;
-    pb_tt_store(w->sh->tt, p, slo, shi, bestd, w->nodes - nodes0, &w->st);
+    pb_tt_store(sh->tt, &key, slo, shi, dir_img(orient, bestd), w->nodes - nodes0, &w->st);
     return best;
 }
 
-/* Triple: a whole ply at a time over pb_routes_foreach. */
+/* ---- ply search (triple) ---- */
+
 static int search_turns(worker *w, pb_position *p, int alpha, int beta);
 
 typedef struct turn_ctx {
@@ -273,8 +524,14 @@ static int turn_child(void *ctx, const pb_field *f, pb_position *after, const pb
 static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
-    int ttbest = 8, cut;
-    if (probe(w, p, &alpha, &beta, &ttbest, &cut)) return cut;
+    int orient, ttbest = 8, cut;
+    keys_reset(w, p);
+    pb_tt_key key = key_of(w, p, &orient);
+    /* The key points into the worker's orientations, which the children
+     * overwrite: keep a copy of the segments for the store. */
+    uint64_t seg[PB_MAX_WORDS];
+    if (orient) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
+    if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
     const uint64_t nodes0 = w->nodes;
     turn_ctx c = {w, p->to_move, alpha, beta, -2, 2, 0, 0};
     long n = pb_routes_foreach(w->sh->f, p, turn_child, &c);
@@ -283,7 +540,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if (n == 0) best = PB_DRAW; /* the stuck player's opponent has no kick */
     else {
         /* Plies are all moves of the player to move or all kicks of the
-         * opponent (RULES.md 3); a mixed list would be a model error. */
+         * opponent (docs/rules.md); a mixed list would be a model error. */
         assert(c.nmax == 0 || c.nmin == 0);
         best = c.nmax ? c.best_max : c.best_min;
     }
@@ -292,25 +549,15 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     int slo = best >= beta ? best : best > alpha ? best : -1;
     int shi = best <= alpha ? best : best < beta ? best : 1;
     if (n == 0) slo = shi = PB_DRAW;
-    pb_tt_store(w->sh->tt, p, slo, shi, 8, w->nodes - nodes0, &w->st);
+    pb_tt_store(w->sh->tt, &key, slo, shi, 8, w->nodes - nodes0, &w->st);
     return best;
 }
 
-/* The exact value of p for its player to move. */
+/* The exact value of p for its player to move (p restored). */
 static int value_of(worker *w, pb_position *p) {
     if (w->sh->f->spec.rules == PB_RULES_TRIPLE) return search_turns(w, p, -1, 1);
-    return search_steps(w, p, -1, 1, 0);
-}
-
-static void shared_init(shared *sh, const pb_field *f, pb_tt *tt) {
-    memset(sh, 0, sizeof *sh);
-    sh->f = f;
-    sh->tt = tt;
-    sh->score_owner = make_score_owner(f);
-    sh->t0 = omp_get_wtime();
-    atomic_init(&sh->halt, 0);
-    atomic_init(&sh->nodes, 0);
-    for (int t = 0; t < 64; t++) atomic_init(&sh->current[t], -1);
+    keys_reset(w, p);
+    return search_steps(w, p, -1, 1, 0, 0, 1);
 }
 
 static void worker_init(worker *w, shared *sh, int id) {
@@ -319,7 +566,7 @@ static void worker_init(worker *w, shared *sh, int id) {
     w->id = id;
 }
 
-/* ---- the best route from a position (PV, hints) ---- */
+/* ---- the best route from a position (best turn, line, hints) ---- */
 
 typedef struct pick_ctx {
     worker *w;
@@ -328,21 +575,15 @@ typedef struct pick_ctx {
     int cap, len, kick, found, found_pref;
 } pick_ctx;
 
-static int route_value(worker *w, int me, pb_position *after, const pb_route *r) {
-    if (r->end != PB_END_NONE) return end_value(r->loser, me);
-    int v = value_of(w, after);
-    return after->to_move == me ? v : -v;
-}
-
 static int pick_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     pick_ctx *c = ctx;
     (void)f;
-    /* The winner takes a goal at once if one wins; the other side prefers
-     * a route that keeps the game going (resisting rather than conceding
-     * at once); otherwise the first route that keeps the value. */
+    /* As in step_route: the winner takes a goal at once if one wins; the
+     * other side prefers a route that keeps the game going. */
     int ends = r->end != PB_END_NONE, prefer = c->want == PB_WIN ? ends : !ends;
     if (c->found && (!prefer || c->found_pref)) return 0;
-    int v = route_value(c->w, c->me, after, r);
+    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : value_of(c->w, after);
+    if (r->end == PB_END_NONE && after->to_move != c->me) v = -v;
     if (c->w->aborted) return 1;
     if (v != c->want || r->len > c->cap) return 0;
     memcpy(c->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
@@ -351,115 +592,240 @@ static int pick_route(void *ctx, const pb_field *f, pb_position *after, const pb
     return prefer;
 }
 
+/* Book and hockey: a best route chosen step by step (no route list).  The
+ * winner scores this turn if it can (the first goal route found by
+ * can_score within a fixed budget); otherwise, at each step, the first
+ * step in direction order that keeps the value, the winner preferring a
+ * step that ends the game, the other side one that does not. */
+static int step_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap, int *kick) {
+    const pb_field *f = w->sh->f;
+    pb_undo *undo = malloc(sizeof *undo * (size_t)(f->nsegments + 1));
+    int len = 1, budget = 1 << 16, ok = 0;
+    *kick = 0;
+    nodes[0] = q->ball;
+    if (v == PB_WIN && cap > f->nsegments && can_score(w, q, &budget, nodes, 1, &len)) {
+        free(undo);
+        return len;
+    }
+    len = 1;
+    for (;;) {
+        const int me = q->to_move;
+        int bestd = -1, bestpref = -1;
+        for (int d = 0; d < 8 && bestpref < 1; d++) {
+            if (!pb_free(f, q, q->ball, d)) continue;
+            pb_undo u;
+            int loser, cv;
+            pb_step_result r = pb_step(f, q, d, &u, &loser);
+            if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) cv = end_value(loser, me);
+            else {
+                cv = value_of(w, q);
+                if (r == PB_STEP_STOP) cv = -cv;
+            }
+            pb_unstep(f, q, &u);
+            if (w->aborted) goto out;
+            if (cv != v) continue;
+            int ends = r == PB_STEP_GOAL || r == PB_STEP_DEAD_END;
+            int pref = v == PB_WIN ? ends : !ends;
+            if (pref > bestpref) bestpref = pref, bestd = d;
+        }
+        assert(bestd >= 0);
+        if (bestd < 0 || len >= cap) goto out;
+        int loser;
+        pb_step_result r = pb_step(f, q, bestd, &undo[len], &loser);
+        nodes[len++] = q->ball;
+        if (r != PB_STEP_BOUNCE) break;
+    }
+    ok = 1;
+out:
+    for (int k = len - 1; k >= 1; k--) pb_unstep(f, q, &undo[k]);
+    free(undo);
+    return ok ? len : 0;
+}
+
 /* A best route from q (value v for q's player to move) into nodes;
  * returns its length (0: none, the game is over at q, or aborted). */
 static int best_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap, int *kick) {
+    if (w->sh->f->spec.rules != PB_RULES_TRIPLE) return step_route(w, q, v, nodes, cap, kick);
     pick_ctx c = {w, q->to_move, v, nodes, cap, 0, 0, 0, 0};
     pb_routes_foreach(w->sh->f, q, pick_route, &c);
     *kick = c.kick;
-    return c.found ? c.len : 0;
+    return c.found && !w->aborted ? c.len : 0;
 }
 
-/* ---- the root ---- */
+/* ---- first-turn classes ---- */
 
-typedef struct collect_ctx {
-    pb_solve_turn *turns;
-    int n, cap, me;
-} collect_ctx;
+/* The positions after the classes' first routes, each in its left-right
+ * orientation of smaller hash, in an open-addressing set of whole keys. */
+typedef struct class_set {
+    int kw;
+    size_t cap, n;           /* slots (a power of two), used */
+    uint64_t *keys;          /* cap * (kw + 1) words: hash, segments, ball | to move */
+} class_set;
 
-static int collect_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
-    collect_ctx *c = ctx;
-    (void)f, (void)after;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 64;
-        c->turns = realloc(c->turns, sizeof *c->turns * (size_t)c->cap);
-        if (!c->turns) abort();
+typedef struct class_ctx {
+    const pb_field *f;
+    pb_solve_result *r;
+    class_set set;
+    size_t max_bytes, bytes;
+    int me, full;
+    uint64_t self_mirror;     /* routes that are their own mirror image */
+    int (*keep_going)(void *);
+    void *ctx;
+    pb_position m;
+} class_ctx;
+
+/* Looks the key (hash h, segments seg, word bt) up: returns 1 with *idx
+ * the class's index if it was there, 0 if added with index idx_new, -1 if
+ * the set may not grow. */
+static int class_add(class_ctx *c, uint64_t h, const uint64_t *seg, uint64_t bt, int idx_new, int *idx) {
+    class_set *s = &c->set;
+    const size_t ew = (size_t)s->kw + 2; /* hash, segments, bt, index */
+    if (2 * (s->n + 1) > s->cap) {
+        size_t ncap = s->cap ? 2 * s->cap : 1024, grow = ncap * ew * sizeof(uint64_t);
+        if (c->bytes + grow > c->max_bytes) return -1;
+        uint64_t *nk = calloc(ncap * ew, sizeof(uint64_t));
+        if (!nk) return -1;
+        for (size_t i = 0; i < s->cap; i++) {
+            const uint64_t *o = s->keys + i * ew;
+            if (!o[s->kw]) continue;
+            size_t j = (size_t)(o[0] * 0x9e3779b97f4a7c15ULL >> 20) & (ncap - 1);
+            while (nk[j * ew + (size_t)s->kw]) j = (j + 1) & (ncap - 1);
+            memcpy(nk + j * ew, o, sizeof(uint64_t) * ew);
+        }
+        free(s->keys);
+        c->bytes += grow - s->cap * ew * sizeof(uint64_t);
+        s->keys = nk, s->cap = ncap;
     }
-    pb_solve_turn *t = &c->turns[c->n];
+    int nw = s->kw - 1;
+    size_t j = (size_t)(h * 0x9e3779b97f4a7c15ULL >> 20) & (s->cap - 1);
+    for (;; j = (j + 1) & (s->cap - 1)) {
+        uint64_t *e = s->keys + j * ew;
+        if (!e[s->kw]) { /* bt has a marker bit, so 0 = empty */
+            e[0] = h;
+            memcpy(e + 1, seg, sizeof(uint64_t) * (size_t)nw);
+            e[s->kw] = bt;
+            e[s->kw + 1] = (uint64_t)idx_new;
+            s->n++;
+            return 0;
+        }
+        if (e[0] == h && e[s->kw] == bt && !memcmp(e + 1, seg, sizeof(uint64_t) * (size_t)nw)) {
+            *idx = (int)e[s->kw + 1];
+            return 1;
+        }
+    }
+}
+
+static int class_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *rt) {
+    class_ctx *c = ctx;
+    pb_solve_result *r = c->r;
+    if ((++r->nroutes & 1023) == 0 && c->keep_going && !c->keep_going(c->ctx)) {
+        r->stopped = 1;
+        return 1;
+    }
+    /* Route classes: a route and its mirror route are two routes of one
+     * class, a route on the centre line its own class. */
+    int self = 1;
+    for (int i = 0; self && i < rt->len; i++) self = f->mirror_lr[rt->nodes[i]] == rt->nodes[i];
+    c->self_mirror += self;
+    /* The class key: after or its left-right image, whichever hashes
+     * lower (mirror images have equal values, see the top of this file). */
+    const pb_position *k = after;
+    if (!c->full) {
+        pb_position_mirror(f, after, &c->m, 1, 0);
+        if (c->m.hash < after->hash) k = &c->m;
+    }
+    uint64_t bt = (uint64_t)(uint16_t)k->ball | (uint64_t)k->to_move << 16 | 1ULL << 20;
+    int idx = -1, seen = class_add(c, k->hash, k->seg, bt, r->nturns, &idx);
+    if (seen < 0) {
+        r->overflow = 1;
+        return 1;
+    }
+    if (seen) {
+        r->turns[idx].routes++;
+        return 0;
+    }
+    size_t need = sizeof(pb_solve_turn) + sizeof(int16_t) * (size_t)rt->len;
+    if (c->bytes + need > c->max_bytes) {
+        r->overflow = 1;
+        return 1;
+    }
+    if ((r->nturns & (r->nturns - 1)) == 0) {
+        pb_solve_turn *nt = realloc(r->turns, sizeof *nt * (size_t)(r->nturns ? 2 * r->nturns : 1));
+        if (!nt) {
+            r->overflow = 1;
+            return 1;
+        }
+        r->turns = nt;
+    }
+    pb_solve_turn *t = &r->turns[r->nturns];
     memset(t, 0, sizeof *t);
-    t->nodes = malloc(sizeof(int16_t) * (size_t)r->len);
-    memcpy(t->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
-    t->len = r->len, t->kick = r->kick, t->end = r->end, t->mover = r->mover;
-    t->klass = c->n;
-    t->value = r->end == PB_END_NONE ? PB_UNKNOWN : end_value(r->loser, c->me);
-    c->n++;
+    t->nodes = malloc(sizeof(int16_t) * (size_t)rt->len);
+    if (!t->nodes) {
+        r->overflow = 1;
+        return 1;
+    }
+    r->nturns++;
+    c->bytes += need;
+    memcpy(t->nodes, rt->nodes, sizeof(int16_t) * (size_t)rt->len);
+    t->len = rt->len, t->kick = rt->kick, t->end = rt->end, t->mover = rt->mover;
+    t->value = rt->end == PB_END_NONE ? PB_UNKNOWN : end_value(rt->loser, c->me);
+    t->routes = 1;
     return 0;
 }
 
-void pb_solve_root_turns(const pb_field *f, const pb_position *p, pb_solve_result *r) {
-    pb_position root = *p;
-    collect_ctx cc = {NULL, 0, 0, p->to_move};
-    pb_routes_foreach(f, &root, collect_route, &cc);
-    r->turns = cc.turns, r->nturns = cc.n;
-    pb_position m;
-    pb_position_mirror(f, p, &m, 1, 0);
-    r->mirror_lr = pb_position_equal(f, p, &m);
-    for (int i = 0; r->mirror_lr && i < r->nturns; i++) {
-        pb_solve_turn *a = &r->turns[i];
-        for (int j = 0; j < i; j++) {
-            const pb_solve_turn *b = &r->turns[j];
-            if (b->len != a->len || b->kick != a->kick || b->klass != j) continue;
-            int k;
-            for (k = 0; k < a->len; k++)
-                if (f->mirror_lr[a->nodes[k]] != b->nodes[k]) break;
-            if (k == a->len) {
-                a->klass = j;
-                break;
-            }
-        }
+int pb_solve_root_turns(const pb_field *f, const pb_position *p, size_t max_bytes, int (*keep_going)(void *), void *ctx,
+                        pb_solve_result *r) {
+    class_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        r->overflow = 1;
+        return -1;
     }
-    r->nclasses = 0;
-    for (int i = 0; i < r->nturns; i++) r->nclasses += r->turns[i].klass == i;
+    c->f = f, c->r = r, c->me = p->to_move;
+    c->max_bytes = max_bytes ? max_bytes : PB_SOLVE_CLASS_BYTES;
+    c->set.kw = f->nwords + 1;
+    c->keep_going = keep_going, c->ctx = ctx;
+    pb_position_mirror(f, p, &c->m, 1, 0);
+    r->mirror_lr = pb_position_equal(f, p, &c->m);
+    pb_position root = *p;
+    pb_routes_foreach(f, &root, class_route, c);
+    r->nroute_classes = r->mirror_lr ? (r->nroutes + c->self_mirror) / 2 : r->nroutes;
+    free(c->set.keys);
+    free(c);
+    return r->overflow || r->stopped ? -1 : 0;
 }
 
 void pb_solve_combine(const pb_position *p, pb_solve_result *r) {
-    /* Mirror images share their class's value. */
-    r->nsolved_classes = 0;
-    for (int i = 0; i < r->nturns; i++) {
-        pb_solve_turn *t = &r->turns[i];
-        if (t->klass != i) t->value = r->turns[t->klass].value;
-        else if (t->value != PB_UNKNOWN) r->nsolved_classes++;
-    }
-    /* The root: the best of its player's routes, or the opponent's best
-     * kick chain; proven early if a won (or, for kicks, lost) turn is. */
     int me = p->to_move, unknown = 0, vmax = -2, vmin = 2, nmine = 0;
+    r->nsolved_classes = 0;
     for (int i = 0; i < r->nturns; i++) {
         const pb_solve_turn *t = &r->turns[i];
         if (t->value == PB_UNKNOWN) {
             unknown++;
             continue;
         }
+        r->nsolved_classes++;
         if (t->mover == me) {
             nmine++;
             if (t->value > vmax) vmax = t->value;
         } else if (t->value < vmin) vmin = t->value;
     }
-    r->complete = unknown == 0;
+    int whole = !r->overflow && !r->stopped;
     r->value = PB_UNKNOWN;
-    r->best = -1;
-    if (r->nturns == 0) r->value = PB_DRAW;
-    else if (r->complete) r->value = nmine ? vmax : vmin;
+    if (whole && r->nturns == 0) r->value = PB_DRAW;
+    else if (whole && unknown == 0) r->value = nmine ? vmax : vmin;
     else if (nmine && vmax == PB_WIN) r->value = PB_WIN;
-    else if (!nmine && vmin == PB_LOSS && r->turns[0].mover != me) r->value = PB_LOSS;
-    if (r->value == PB_UNKNOWN) return;
-    for (int i = 0; i < r->nturns; i++) {
-        const pb_solve_turn *t = &r->turns[i];
-        if (t->value != r->value) continue;
-        /* As in pick_route: a winner ends the game at once if it can,
-         * the other side keeps it going if it can. */
-        int ends = t->end != PB_END_NONE, best_ends = r->best >= 0 && r->turns[r->best].end != PB_END_NONE;
-        int prefer = r->value == PB_WIN ? ends && !best_ends : !ends && best_ends;
-        if (r->best < 0 || prefer) r->best = i;
-    }
+    else if (!nmine && vmin == PB_LOSS && r->nturns && r->turns[0].mover != me) r->value = PB_LOSS;
 }
 
 const char pb_solve_pv_kind[] =
-    "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps "
-    "the value; the winner scores as soon as a goal wins, the other side avoids routes that end the "
-    "game when it can; otherwise the first value-keeping route in generation order";
+    "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps the value; "
+    "the winner scores in its turn when it can; otherwise each step is the first in direction order that "
+    "keeps the value, the winner preferring a step that ends the game, the other side one that does not "
+    "(triple: whole plies, the first in generation order)";
 
-void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, pb_solve_next_route next, void *ctx) {
-    assert(r->best >= 0 && r->best < r->nturns && r->npv == 0);
+void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, pb_solve_next_route next, void *ctx,
+                   int max_turns) {
+    assert(r->npv == 0);
     pb_position *q = malloc(sizeof *q);
     *q = *p;
     pb_route info;
@@ -467,25 +833,22 @@ void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, 
     int cap = f->nsegments + 2, pvcap = 16;
     int16_t *buf = malloc(sizeof(int16_t) * (size_t)cap);
     r->pv = malloc(sizeof *r->pv * (size_t)pvcap);
-    const pb_solve_turn *bt = &r->turns[r->best];
-    int len = bt->len, kick = bt->kick;
-    memcpy(buf, bt->nodes, sizeof(int16_t) * (size_t)len);
     for (;;) {
+        int kick, len = next(ctx, q, buf, cap, &kick);
+        if (len == 0) break;
         if (pb_route_play(f, q, buf, len, kick, &info, err, sizeof err)) break;
         if (r->npv == pvcap) r->pv = realloc(r->pv, sizeof *r->pv * (size_t)(pvcap *= 2));
         pb_pv_turn *pt = &r->pv[r->npv++];
         pt->nodes = malloc(sizeof(int16_t) * (size_t)len);
         memcpy(pt->nodes, buf, sizeof(int16_t) * (size_t)len);
         pt->len = len, pt->kick = kick;
-        if (info.end != PB_END_NONE) break;
-        len = next(ctx, q, buf, cap, &kick);
-        if (len == 0) break;
+        if (info.end != PB_END_NONE || (max_turns > 0 && r->npv >= max_turns)) break;
     }
     free(buf);
     free(q);
 }
 
-/* pb_solve's next turn of the line: a best route on worker ctx. */
+/* The next turn of a line: a best route on worker ctx. */
 static int line_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *kick) {
     worker *w = ctx;
     int v = value_of(w, q);
@@ -494,38 +857,60 @@ static int line_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *ki
     return w->aborted ? 0 : len;
 }
 
-static void run_job(worker *w, job *jb, const pb_solve_turn *tu, const pb_position *root) {
-    const pb_field *f = w->sh->f;
-    pb_position *q = malloc(sizeof *q);
-    *q = *root;
-    pb_route info;
-    char err[256];
-    int rc = pb_route_play(f, q, tu->nodes, tu->len, tu->kick, &info, err, sizeof err);
-    assert(rc == 0);
-    (void)rc;
-    double t0 = omp_get_wtime();
-    uint64_t n0 = w->nodes;
-    w->aborted = 0;
-    w->job_done = &jb->done;
-    int v = value_of(w, q);
-    if (!w->aborted) {
-        int expected = 0;
-        v = q->to_move == root->to_move ? v : -v;
-        if (atomic_compare_exchange_strong(&jb->done, &expected, v + 2)) {
-            jb->nodes = w->nodes - n0;
-            jb->seconds = omp_get_wtime() - t0;
-        } else {
-            /* Both searches are exact, so they must agree. */
-            assert(expected == v + 2);
+/* ---- the root ---- */
+
+/* The value of p with every thread on it (ABDADA, see the top); PB_UNKNOWN
+ * if stopped. */
+static int parallel_value(shared *sh, worker *ws, int nthreads, const pb_position *p) {
+    atomic_int done;
+    atomic_init(&done, 0);
+    sh->nthreads = nthreads;
+#pragma omp parallel num_threads(nthreads)
+    {
+        worker *w = &ws[omp_get_thread_num()];
+        pb_position *q = malloc(sizeof *q);
+        *q = *p;
+        w->aborted = 0;
+        w->job_done = nthreads > 1 ? &done : NULL;
+        int v = value_of(w, q);
+        if (!w->aborted) {
+            int expected = 0;
+            if (!atomic_compare_exchange_strong(&done, &expected, v + 2))
+                assert(expected == v + 2); /* two exact searches agree */
         }
+        w->job_done = NULL;
+        free(q);
     }
-    w->job_done = NULL;
-    free(q);
+    sh->nthreads = 1;
+    int d = atomic_load(&done);
+    return d ? d - 2 : PB_UNKNOWN;
 }
 
-/* Free segments reachable from the ball along free segments: a bound on
- * the steps left in the game. */
-static int reachable_segments(const pb_field *f, const pb_position *p) {
+static int keep_going(void *ctx) {
+    worker *w = ctx;
+    poll(w);
+    return !atomic_load(&w->sh->halt);
+}
+
+typedef struct routes_ctx {
+    worker *w;
+    int me;
+    pb_solve_route_fn fn;
+    void *ctx;
+    int stopped;
+} routes_ctx;
+
+static int route_out(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
+    routes_ctx *c = ctx;
+    (void)f;
+    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : value_of(c->w, after);
+    if (r->end == PB_END_NONE && after->to_move != c->me) v = -v;
+    if (c->w->aborted) return c->stopped = 1;
+    if (c->fn(c->ctx, r, v)) return c->stopped = 1;
+    return 0;
+}
+
+int pb_reachable_segments(const pb_field *f, const pb_position *p) {
     uint8_t *seen = calloc((size_t)f->nlattice, 1);
     int16_t *stack = malloc(sizeof(int16_t) * (size_t)f->nlattice);
     int n = 0, top = 0;
@@ -549,105 +934,118 @@ static int reachable_segments(const pb_field *f, const pb_position *p) {
  * faults that would dominate a millisecond answer), PB_SOLVE_DEFAULT_HASH
  * otherwise. */
 static size_t default_hash(const pb_field *f, const pb_position *p) {
-    int k = reachable_segments(f, p);
+    int k = pb_reachable_segments(f, p);
     return k <= 48 ? (size_t)1 << 20 : k <= 96 ? (size_t)8 << 20 : PB_SOLVE_DEFAULT_HASH;
 }
 
 int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r) {
     memset(r, 0, sizeof *r);
     r->value = PB_UNKNOWN;
-    r->best = -1;
-    pb_tt tt;
-    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : default_hash(f, p))) return -1;
-    shared sh;
-    shared_init(&sh, f, &tt);
-    sh.stop = o->stop;
-    sh.deadline = o->time_limit > 0 ? sh.t0 + o->time_limit : 0;
-    sh.progress = o->progress;
-    sh.next_report = sh.t0 + 3.0;
     int nthreads = o->threads > 0 ? o->threads : 1;
     if (nthreads > 64) nthreads = 64;
     r->threads = nthreads;
-
-    pb_solve_root_turns(f, p, r);
-    sh.jobs = calloc((size_t)r->nturns + 1, sizeof(job));
-    sh.turns = r->turns;
-    for (int i = 0; i < r->nturns; i++) {
-        if (r->turns[i].klass != i || r->turns[i].end != PB_END_NONE) continue;
-        job *jb = &sh.jobs[sh.njobs++];
-        jb->route = i;
-        atomic_init(&jb->done, 0);
+    pb_tt tt;
+    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : default_hash(f, p), nthreads > 1)) return -1;
+    shared *sh = malloc(sizeof *sh);
+    worker *ws = malloc(sizeof *ws * (size_t)nthreads);
+    if (!sh || !ws || shared_init(sh, f, &tt, o->full_keys)) {
+        if (sh) shared_free(sh);
+        free(sh), free(ws);
+        pb_tt_free(&tt);
+        return -1;
     }
-    atomic_int next_job;
-    atomic_init(&next_job, 0);
+    sh->tactics = !o->no_tactics;
+    keys_choose(sh, p);
+    sh->stop = o->stop;
+    sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
+    sh->progress = o->progress;
+    sh->next_report = sh->t0 + 3.0;
+    for (int i = 0; i < nthreads; i++) worker_init(&ws[i], sh, i);
+    worker *w0 = &ws[0];
+    pb_position *q = malloc(sizeof *q);
+    int complete = 1;
+
+    if (o->first_turns) {
+        /* Every class: listed (bounded), then each proven with all threads. */
+        sh->phase = "listing the first-turn classes";
+        pb_solve_root_turns(f, p, o->class_bytes, keep_going, w0, r);
+        sh->nclasses = r->nturns;
+        for (int i = 0; i < r->nturns && !atomic_load(&sh->halt); i++) {
+            pb_solve_turn *t = &r->turns[i];
+            if (t->end == PB_END_NONE) {
+                *q = *p;
+                pb_route info;
+                char err[256];
+                int rc = pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err);
+                assert(rc == 0);
+                (void)rc;
+                char phase[4096];
+                pb_route_format(f, t->nodes, t->len, t->kick, phase, sizeof phase);
+                sh->phase = phase;
+                uint64_t n0 = 0;
+                for (int k = 0; k < nthreads; k++) n0 += ws[k].nodes;
+                double t0 = omp_get_wtime();
+                int v = parallel_value(sh, ws, nthreads, q);
+                sh->phase = "the first-turn classes";
+                if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
+                for (int k = 0; k < nthreads; k++) t->nodes_searched += ws[k].nodes;
+                t->nodes_searched -= n0;
+                t->seconds = omp_get_wtime() - t0;
+            }
+            atomic_fetch_add(&sh->classes_done, 1);
+        }
+        pb_solve_combine(p, r);
+        complete = r->nsolved_classes == r->nturns && !r->overflow && !r->stopped;
+        if (r->value == PB_UNKNOWN && !atomic_load(&sh->halt)) {
+            /* Too many classes to list: the value all the same. */
+            sh->phase = "the value";
+            *q = *p;
+            r->value = parallel_value(sh, ws, nthreads, q);
+        }
+    } else {
+        pb_position m;
+        pb_position_mirror(f, p, &m, 1, 0);
+        r->mirror_lr = pb_position_equal(f, p, &m);
+        *q = *p;
+        r->value = parallel_value(sh, ws, nthreads, q);
+    }
+    complete = complete && r->value != PB_UNKNOWN;
+    if (r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
+        sh->phase = "the line";
+        w0->aborted = 0;
+        pb_solve_line(f, p, r, line_next, w0, o->no_pv ? 1 : 0);
+        if (w0->aborted) complete = 0;
+    }
+    if (o->all_routes && r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
+        sh->phase = "every first turn";
+        routes_ctx rc = {w0, p->to_move, o->all_routes, o->all_routes_ctx, 0};
+        w0->aborted = 0;
+        *q = *p;
+        pb_routes_foreach(f, q, route_out, &rc);
+        if (w0->aborted) complete = 0;
+    }
+    r->stopped = r->stopped || atomic_load(&sh->halt);
+    r->complete = complete && !r->stopped;
+    r->pv_kind = pb_solve_pv_kind;
     uint64_t nodes = 0;
     pb_tt_stats st = {0, 0, 0, 0, 0};
-    worker *w0 = malloc(sizeof *w0);
-    worker_init(w0, &sh, 0);
-#pragma omp parallel num_threads(nthreads)
-    {
-        int id = omp_get_thread_num();
-        worker local, *w = id == 0 ? w0 : &local;
-        if (id) worker_init(w, &sh, id);
-        for (;;) {
-            int j = atomic_fetch_add(&next_job, 1), helping = 0;
-            if (atomic_load(&sh.halt)) break;
-            if (j >= sh.njobs) {
-                /* No job left to start: help the first unfinished one. */
-                j = -1;
-                for (int k = 0; k < sh.njobs; k++)
-                    if (!atomic_load(&sh.jobs[k].done)) {
-                        j = k;
-                        break;
-                    }
-                if (j < 0 || !o->lazy_helpers) break;
-                helping = 1;
-            }
-            w->helper = helping ? id + 1 : 0;
-            atomic_store(&sh.current[id < 64 ? id : 63], j);
-            run_job(w, &sh.jobs[j], &r->turns[sh.jobs[j].route], p);
-            atomic_store(&sh.current[id < 64 ? id : 63], -1);
-        }
-        if (id) {
-#pragma omp critical(pb_search_stats)
-            {
-                nodes += w->nodes;
-                st.probes += w->st.probes, st.hits += w->st.hits;
-                st.stores += w->st.stores, st.replaced += w->st.replaced, st.inserted += w->st.inserted;
-            }
-        }
+    for (int i = 0; i < nthreads; i++) {
+        nodes += ws[i].nodes;
+        st.probes += ws[i].st.probes, st.hits += ws[i].st.hits;
+        st.stores += ws[i].st.stores, st.replaced += ws[i].st.replaced, st.inserted += ws[i].st.inserted;
     }
-    r->stopped = atomic_load(&sh.halt);
-    for (int j = 0; j < sh.njobs; j++) {
-        job *jb = &sh.jobs[j];
-        int done = atomic_load(&jb->done);
-        if (!done) continue;
-        r->turns[jb->route].value = done - 2;
-        r->turns[jb->route].nodes_searched = jb->nodes;
-        r->turns[jb->route].seconds = jb->seconds;
-    }
-    pb_solve_combine(p, r);
-    r->pv_kind = pb_solve_pv_kind;
-    /* The principal variation: the best turn, then best routes to the end. */
-    if (r->best >= 0 && !o->no_pv && !r->stopped) {
-        w0->job_done = NULL;
-        w0->aborted = 0;
-        pb_solve_line(f, p, r, line_next, w0);
-    }
-    nodes += w0->nodes;
-    st.probes += w0->st.probes, st.hits += w0->st.hits;
-    st.stores += w0->st.stores, st.replaced += w0->st.replaced, st.inserted += w0->st.inserted;
     r->nodes = nodes;
     r->tt = st;
-    r->seconds = omp_get_wtime() - sh.t0;
+    r->seconds = omp_get_wtime() - sh->t0;
     r->rate = r->seconds > 0 ? (double)nodes / r->seconds : 0;
     r->tt_bytes = tt.bytes;
     r->tt_slots = pb_tt_slots(&tt);
-    r->tt_used = st.inserted;
+    r->tt_used = st.inserted < r->tt_slots ? st.inserted : r->tt_slots;
     r->peak_rss = pb_peak_rss();
-    free(w0);
-    free(sh.jobs);
-    free(sh.score_owner);
+    free(q);
+    free(ws);
+    shared_free(sh);
+    free(sh);
     pb_tt_free(&tt);
     return 0;
 }
@@ -672,8 +1070,9 @@ struct pb_solver {
 
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 
-/* Arms the time limit for one question. */
-static void solver_begin(pb_solver *s) {
+/* Arms the time limit and chooses the keys for one question about p. */
+static void solver_begin(pb_solver *s, const pb_position *p) {
+    keys_choose(&s->sh, p);
     s->sh.deadline = s->limit > 0 ? omp_get_wtime() + s->limit : 0;
     atomic_store(&s->sh.halt, 0);
     s->w.aborted = 0;
@@ -684,18 +1083,23 @@ pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) {
     if (!s) return NULL;
     s->f = f;
     s->limit = 0;
-    if (pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH)) {
+    if (pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH, 0)) {
         free(s);
         return NULL;
     }
-    shared_init(&s->sh, f, &s->tt);
+    if (shared_init(&s->sh, f, &s->tt, 0)) {
+        shared_free(&s->sh);
+        pb_tt_free(&s->tt);
+        free(s);
+        return NULL;
+    }
     worker_init(&s->w, &s->sh, 1);
     return s;
 }
 
 void pb_solver_free(pb_solver *s) {
     if (!s) return;
-    free(s->sh.score_owner);
+    shared_free(&s->sh);
     pb_tt_free(&s->tt);
     free(s);
 }
@@ -703,16 +1107,34 @@ void pb_solver_free(pb_solver *s) {
 int pb_solver_value(pb_solver *s, const pb_position *p) {
     pb_position *q = malloc(sizeof *q);
     *q = *p;
-    solver_begin(s);
+    solver_begin(s, p);
     int v = value_of(&s->w, q);
     free(q);
     return s->w.aborted ? PB_UNKNOWN : v;
 }
 
+void pb_solver_learn(pb_solver *s, const pb_position *p, int v) {
+    /* Stored in every orientation, so that a later question finds it
+     * whichever orientations its root lets the search try. */
+    shared *sh = &s->sh;
+    int saved = sh->full_keys;
+    sh->full_keys = 0;
+    sh->nimg = 4;
+    for (int k = 0; k < 4; k++) sh->img[k] = k;
+    keys_reset(&s->w, p);
+    for (int k = 0; k < 4; k++) {
+        pb_tt_key key = {k ? s->w.img_hash[k] : p->hash, k ? s->w.img_seg[k] : p->seg,
+                         (uint64_t)(uint16_t)sh->node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
+        pb_tt_store(&s->tt, &key, v, v, 8, (uint64_t)1 << 40, &s->w.st);
+    }
+    sh->full_keys = saved;
+    sh->nimg = 1;
+}
+
 int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *value) {
     pb_position *q = malloc(sizeof *q);
     *q = *p;
-    solver_begin(s);
+    solver_begin(s, p);
     int v = value_of(&s->w, q);
     int len = s->w.aborted ? 0 : best_route(&s->w, q, v, nodes, cap, kick);
     *value = s->w.aborted ? PB_UNKNOWN : v;

@@ -18,6 +18,11 @@ static void cross_check(const perft_case *c) {
     pb_perft_row rows[16];
     ref_counts ref[16];
     int n = pb_perft(f, &p, c->depth, rows);
+    /* The depth-first count, on 1 and 2 threads, gives the same sequences
+     * and finished games. */
+    pb_perft_row dfs1[16], dfs2[16];
+    assert_int_equal(pb_perft_count(f, &p, c->depth, 1, dfs1), 0);
+    assert_int_equal(pb_perft_count(f, &p, c->depth, 2, dfs2), 0);
     ref_perft(c->rules == PB_RULES_HOCKEY, c->g, c->w, c->l, c->s, c->de == PB_DEAD_END_LOSS, c->depth, ref);
     for (int d = 1; d <= c->depth; d++) {
         uint64_t seq = d <= n ? rows[d - 1].sequences : 0, pos = d <= n ? rows[d - 1].positions : 0;
@@ -28,6 +33,11 @@ static void cross_check(const perft_case *c) {
                      (unsigned long long)fin, (unsigned long long)ref[d - 1].sequences,
                      (unsigned long long)ref[d - 1].positions, (unsigned long long)ref[d - 1].finished);
         assert_int_equal(pb_perft_dfs(f, &p, d), ref[d - 1].sequences);
+        assert_int_equal(dfs1[d - 1].sequences, ref[d - 1].sequences);
+        assert_int_equal(dfs1[d - 1].finished, ref[d - 1].finished);
+        assert_int_equal(dfs2[d - 1].sequences, ref[d - 1].sequences);
+        assert_int_equal(dfs2[d - 1].finished, ref[d - 1].finished);
+        assert_false(dfs1[d - 1].overflow);
         assert_int_equal(p.hash, pb_position_hash_full(f, &p));
     }
     pb_field_free(f);
@@ -75,7 +85,12 @@ static void test_mirror_invariance(void **state) {
         char err[200];
         if (pb_record_parse(f, records[k], &g, err, sizeof err)) fail_msg("%s: %s", records[k], err);
         uint64_t base[4];
-        for (int d = 1; d <= 3; d++) base[d] = pb_perft_dfs(f, &g.pos, d);
+        pb_perft_row rows[3];
+        assert_int_equal(pb_perft_count(f, &g.pos, 3, 2, rows), 0);
+        for (int d = 1; d <= 3; d++) {
+            base[d] = pb_perft_dfs(f, &g.pos, d);
+            assert_int_equal(rows[d - 1].sequences, base[d]);
+        }
         assert_true(base[3] > base[1]);
         for (int m = 1; m < 4; m++) {
             pb_position q;
@@ -87,6 +102,29 @@ static void test_mirror_invariance(void **state) {
         pb_game_free(&g);
     }
     pb_field_free(f);
+}
+
+/* Triple: the depth-first count against route-by-route perft (itself
+ * checked against the triple reference in test_triple) and the
+ * breadth-first finished counts, from the start and from a record. */
+static void test_triple_count(void **state) {
+    (void)state;
+    static const int fields[][4] = {{2, 4, 4, 4}, {2, 4, 6, 3}, {2, 6, 8, 2}};   /* G, W, L, depth */
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+        pb_field *f = ts_field(PB_RULES_TRIPLE, fields[k][0], fields[k][1], fields[k][2], 0, PB_DEAD_END_DRAW);
+        pb_position p;
+        pb_position_start(f, &p, PB_TOP);
+        int depth = fields[k][3];
+        pb_perft_row bfs[4], dfs[4];
+        int n = pb_perft(f, &p, depth, bfs);
+        assert_int_equal(pb_perft_count(f, &p, depth, 2, dfs), 0);
+        for (int d = 1; d <= depth; d++) {
+            assert_int_equal(dfs[d - 1].sequences, pb_perft_dfs(f, &p, d));
+            assert_int_equal(dfs[d - 1].finished, d <= n ? bfs[d - 1].finished : 0);
+        }
+        assert_true(dfs[0].sequences > 0);
+        pb_field_free(f);
+    }
 }
 
 /* The steps of a depth-first perft counted another way, from the routes:
@@ -157,6 +195,7 @@ int main(void) {
         cmocka_unit_test(test_first_turns),
         cmocka_unit_test(test_against_naive),
         cmocka_unit_test(test_mirror_invariance),
+        cmocka_unit_test(test_triple_count),
         cmocka_unit_test(test_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

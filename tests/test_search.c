@@ -62,6 +62,16 @@ static void random_position(const pb_field *f, pb_position *p, int turns, uint64
     }
 }
 
+static int solve_opts(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *out) {
+    pb_solve_result r;
+    assert_int_equal(pb_solve(f, p, o, &r), 0);
+    assert_true(r.complete);
+    int v = r.value;
+    if (out) *out = r;
+    else pb_solve_result_free(&r);
+    return v;
+}
+
 static int solve_value(const pb_field *f, const pb_position *p, int threads, size_t hash, pb_solve_result *out) {
     pb_solve_opts o = {0};
     o.threads = threads;
@@ -174,34 +184,60 @@ static void test_triple_random(void **state) {
     assert_true((seen & 1) && (seen & 4));
 }
 
-/* Every first turn's value must not depend on threads or table size, nor
- * on helper threads joining (and abandoning) other threads' first turns. */
+/* The value after first turn t of p, for p's player to move, by the brute
+ * force (PB_UNKNOWN beyond its budget). */
+static int ref_turn_value(const pb_field *f, const pb_position *p, const pb_solve_turn *t) {
+    pb_position q = *p;
+    pb_route info;
+    char err[200];
+    assert_int_equal(pb_route_play(f, &q, t->nodes, t->len, t->kick, &info, err, sizeof err), 0);
+    if (info.end != PB_END_NONE) return info.loser == PB_NOBODY ? PB_DRAW : info.loser == p->to_move ? PB_LOSS : PB_WIN;
+    int v = pb_ref_minimax_value(f, &q, REF_BUDGET);
+    return v == PB_UNKNOWN || q.to_move == p->to_move ? v : -v;
+}
+
+/* The value and every first-turn class's value must not depend on the
+ * threads, the table size or the keys (mirror images or not); the value
+ * alone (value first) must agree with the classes' values; and both with
+ * the brute force where it reaches. */
 static void same_values(const pb_field *f, const pb_position *p) {
     pb_solve_result a, b, c, d;
-    solve_value(f, p, 1, (size_t)64 << 20, &a);
-    solve_value(f, p, 2, (size_t)64 << 20, &b);
-    solve_value(f, p, 2, 1024, &c);
     pb_solve_opts o = {0};
+    o.first_turns = 1;
+    o.threads = 1, o.hash_bytes = (size_t)64 << 20;
+    solve_opts(f, p, &o, &a);
     o.threads = 2;
-    o.hash_bytes = 1 << 16;
-    o.lazy_helpers = 1;
-    assert_int_equal(pb_solve(f, p, &o, &d), 0);
-    assert_int_equal(a.value, d.value);
-    assert_int_equal(a.nturns, d.nturns);
-    for (int i = 0; i < a.nturns; i++) assert_int_equal(a.turns[i].value, d.turns[i].value);
-    pb_solve_result_free(&d);
-    assert_int_equal(a.value, b.value);
-    assert_int_equal(a.value, c.value);
+    solve_opts(f, p, &o, &b);
+    o.hash_bytes = 1024; /* one bucket: nearly every store replaces */
+    solve_opts(f, p, &o, &c);
+    o.threads = 1, o.hash_bytes = 1 << 16, o.full_keys = 1, o.no_tactics = 1;
+    solve_opts(f, p, &o, &d);
     assert_int_equal(a.nturns, b.nturns);
     assert_int_equal(a.nturns, c.nturns);
+    assert_int_equal(a.nturns, d.nturns);
+    int ref = pb_ref_minimax_value(f, p, REF_BUDGET);
+    if (ref != PB_UNKNOWN) assert_int_equal(a.value, ref);
+    assert_int_equal(a.value, b.value);
+    assert_int_equal(a.value, c.value);
+    assert_int_equal(a.value, d.value);
     for (int i = 0; i < a.nturns; i++) {
         assert_int_equal(a.turns[i].value, b.turns[i].value);
         assert_int_equal(a.turns[i].value, c.turns[i].value);
+        assert_int_equal(a.turns[i].value, d.turns[i].value);
+        int rv = ref_turn_value(f, p, &a.turns[i]);
+        if (rv != PB_UNKNOWN) assert_int_equal(a.turns[i].value, rv);
     }
-    assert_true(c.tt.replaced > 0 || c.nodes < 1000);
+    /* Value first, with 1 and 2 threads, a tiny and a large table. */
+    pb_solve_opts v = {0};
+    for (int k = 0; k < 4; k++) {
+        v.threads = 1 + (k & 1);
+        v.hash_bytes = k & 2 ? 1024 : (size_t)64 << 20;
+        assert_int_equal(solve_opts(f, p, &v, NULL), a.value);
+    }
     pb_solve_result_free(&a);
     pb_solve_result_free(&b);
     pb_solve_result_free(&c);
+    pb_solve_result_free(&d);
 }
 
 static void test_threads_and_table_size(void **state) {
@@ -253,7 +289,7 @@ static void test_mirror_images(void **state) {
 }
 
 /* The line of perfect play is legal, ends the game, and ends it as the
- * value says; every first turn in a mirror class has the class's value. */
+ * value says. */
 static void test_principal_line(void **state) {
     (void)state;
     pb_field *f = field(PB_RULES_BOOK, 2, 4, 4, 0, 0);
@@ -264,8 +300,7 @@ static void test_principal_line(void **state) {
         if (pb_routes_foreach(f, &p, NULL, NULL) <= 0) continue;
         pb_solve_result r;
         solve_value(f, &p, 1, 1 << 20, &r);
-        assert_true(r.best >= 0 && r.npv > 0);
-        assert_int_equal(r.turns[r.best].value, r.value);
+        assert_true(r.npv > 0);
         q = p;
         pb_route info = {0};
         char err[200];
@@ -274,7 +309,6 @@ static void test_principal_line(void **state) {
         assert_int_not_equal(info.end, PB_END_NONE);
         int result = info.loser == PB_NOBODY ? PB_DRAW : info.loser == p.to_move ? PB_LOSS : PB_WIN;
         assert_int_equal(result, r.value);
-        for (int i = 0; i < r.nturns; i++) assert_int_equal(r.turns[i].value, r.turns[r.turns[i].klass].value);
         pb_solve_result_free(&r);
     }
     pb_field_free(f);
@@ -310,40 +344,61 @@ static void test_kept_solver(void **state) {
     pb_field_free(f);
 }
 
-/* The table answers only for the very position stored, merges bounds, and
- * survives a one-bucket table (every store replaces). */
+/* The table answers only for the very key stored (a key with the same
+ * hash but other segments, another ball or another player to move
+ * misses), merges bounds, keeps the entries with more work when a bucket
+ * is full and takes the others in its always-replace way. */
 static void test_table(void **state) {
     (void)state;
     pb_field *f = field(PB_RULES_BOOK, 2, 6, 8, 0, 0);
     pb_tt t;
-    assert_int_equal(pb_tt_init(&t, f, 1), 0);
-    assert_int_equal(pb_tt_slots(&t), PB_TT_WAYS);
+    assert_int_equal(pb_tt_init(&t, f, 1, 0), 0);
+    assert_int_equal(pb_tt_slots(&t), PB_TT_WAYS); /* one bucket */
     pb_tt_stats st = {0, 0, 0, 0, 0};
-    pb_position p[8];
+    enum { N = PB_TT_WAYS + 3 };
+    pb_position p[N];
+    pb_tt_key k[N];
     uint64_t seed = 1;
-    for (int i = 0; i < 8; i++) random_position(f, &p[i], 1 + i, &seed);
+    for (int i = 0; i < N; i++) random_position(f, &p[i], 1 + i, &seed), k[i] = pb_tt_key_of(&p[i]);
     int lo, hi, best;
-    for (int i = 0; i < 8; i++) {
-        pb_tt_store(&t, &p[i], -1, 0, 3, 100 + (uint64_t)i, &st);
-        assert_int_equal(pb_tt_probe(&t, &p[i], &lo, &hi, &best, &st), 1);
+    for (int i = 0; i < PB_TT_WAYS; i++) {
+        pb_tt_store(&t, &k[i], -1, 0, 3, 1000, &st);
+        assert_int_equal(pb_tt_probe(&t, &k[i], &lo, &hi, &best, &st), 1);
         assert_int_equal(lo, -1);
         assert_int_equal(hi, 0);
         assert_int_equal(best, 3);
     }
-    assert_int_equal(st.replaced, 4);
-    assert_int_equal(st.inserted, 4);
-    assert_int_equal(pb_tt_used(&t), 4);
-    /* A position with p[7]'s hash but another ball must miss. */
-    pb_position q = p[7];
-    q.ball = (int16_t)(q.ball == f->centre ? q.ball + 1 : f->centre);
+    assert_int_equal(st.inserted, PB_TT_WAYS);
+    assert_int_equal(st.replaced, 0);
+    assert_int_equal(pb_tt_used(&t), PB_TT_WAYS);
+    /* Little work: into the always-replace (last) way, twice. */
+    pb_tt_store(&t, &k[PB_TT_WAYS], 1, 1, 8, 1, &st);
+    pb_tt_store(&t, &k[PB_TT_WAYS + 1], 1, 1, 8, 1, &st);
+    assert_int_equal(pb_tt_probe(&t, &k[PB_TT_WAYS - 1], &lo, &hi, &best, &st), 0);
+    assert_int_equal(pb_tt_probe(&t, &k[PB_TT_WAYS], &lo, &hi, &best, &st), 0);
+    assert_int_equal(pb_tt_probe(&t, &k[PB_TT_WAYS + 1], &lo, &hi, &best, &st), 1);
+    for (int i = 0; i < PB_TT_WAYS - 1; i++) assert_int_equal(pb_tt_probe(&t, &k[i], &lo, &hi, &best, &st), 1);
+    /* Much work: replaces a way of the least work among the others. */
+    pb_tt_store(&t, &k[PB_TT_WAYS + 2], 0, 0, 8, 1 << 20, &st);
+    assert_int_equal(pb_tt_probe(&t, &k[PB_TT_WAYS + 2], &lo, &hi, &best, &st), 1);
+    assert_int_equal(pb_tt_probe(&t, &k[PB_TT_WAYS + 1], &lo, &hi, &best, &st), 1);
+    assert_int_equal(st.replaced, 3);
+    /* The same hash (so the same bucket and tag) with another key misses. */
+    pb_tt_key q = k[1];
+    q.seg = p[2].seg;
     assert_int_equal(pb_tt_probe(&t, &q, &lo, &hi, &best, &st), 0);
-    q = p[7];
-    q.to_move ^= 1;
+    q = k[1];
+    q.bt ^= 1;
     assert_int_equal(pb_tt_probe(&t, &q, &lo, &hi, &best, &st), 0);
-    pb_tt_store(&t, &p[7], 0, 1, 8, 1, &st);
-    assert_int_equal(pb_tt_probe(&t, &p[7], &lo, &hi, &best, &st), 1);
+    q = k[1];
+    q.bt ^= (uint64_t)1 << 16;
+    assert_int_equal(pb_tt_probe(&t, &q, &lo, &hi, &best, &st), 0);
+    /* Bounds merge: [-1, 0] and [0, 1] give [0, 0]. */
+    pb_tt_store(&t, &k[1], 0, 1, 8, 1, &st);
+    assert_int_equal(pb_tt_probe(&t, &k[1], &lo, &hi, &best, &st), 1);
     assert_int_equal(lo, 0);
     assert_int_equal(hi, 0);
+    assert_int_equal(best, 3);
     pb_tt_free(&t);
     pb_field_free(f);
 }

@@ -1,9 +1,9 @@
 /* mpi_solve.c - `mpirun -n K paperball solve --mpi`: the first turns of a
  * position solved on K processes, compiled only with MPI.
  *
- * The first turns are the routes from the root in generation order,
- * grouped into left-right mirror classes by pb_solve's own code
- * (pb_solve_root_turns, when the root is its own mirror image).  The
+ * The first-turn classes (the routes to one position or its left-right
+ * mirror image) are listed by pb_solve's own code (pb_solve_root_turns,
+ * within its memory cap) on every process, in the same order.  The
  * classes whose route does not end the game are the jobs, dealt to the
  * processes round-robin: job j to rank j mod K, the same on every process.
  * Each process solves its jobs exactly with its own table
@@ -19,9 +19,10 @@
  * one position (search.c argues why it does not depend on the table or the
  * order of the work), whichever process computed it; the combination is
  * the same function (pb_solve_combine) of those values as in pb_solve.
- * The principal variation is computed by the process that proved the best
- * turn's class, by pb_solve_line with pb_solver_best_route for each next
- * turn: the same rule as pb_solve's line, so a line of perfect play.
+ * The best turn and the line are computed by rank 0, by pb_solve_line with
+ * pb_solver_best_route for each turn, after its table has learnt every
+ * class's value (pb_solver_learn): the same rule on exact values as
+ * pb_solve's, so the same line.
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -84,7 +85,6 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
                      double time_limit, int no_pv, FILE *progress, pb_solve_result *r) {
     memset(r, 0, sizeof *r);
     r->value = PB_UNKNOWN;
-    r->best = -1;
     r->threads = 1;
     double t0 = MPI_Wtime();
     pb_solver *s = pb_solver_new(f, hash_bytes);
@@ -94,7 +94,9 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
         pb_solver_free(s);
         return -1;
     }
-    pb_solve_root_turns(f, p, r);
+    /* Every process lists the same classes (a list cut by its memory cap
+     * too, r->overflow: then the value may stay unknown). */
+    pb_solve_root_turns(f, p, 0, NULL, NULL, r);
 
     /* The jobs, dealt round-robin; owner[i] = the process of turn i's class. */
     int *val = calloc((size_t)r->nturns + 1, sizeof(int)), *owner = calloc((size_t)r->nturns + 1, sizeof(int));
@@ -103,7 +105,7 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
     int njobs = 0, stopped = 0;
     for (int i = 0; i < r->nturns; i++) {
         pb_solve_turn *t = &r->turns[i];
-        if (t->klass != i || t->end != PB_END_NONE) continue;
+        if (t->end != PB_END_NONE) continue;
         owner[i] = njobs++ % c->nranks;
         if (owner[i] != c->rank) continue;
         double left = time_limit > 0 ? time_limit - (MPI_Wtime() - t0) : 0;
@@ -133,23 +135,31 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
     r->stopped = stopped;
     for (int i = 0; i < r->nturns; i++) {
         pb_solve_turn *t = &r->turns[i];
-        if (t->klass != i || t->end != PB_END_NONE) continue;
+        if (t->end != PB_END_NONE) continue;
         if (val[i]) t->value = val[i] - 2;
         t->nodes_searched = nodes[i], t->seconds = secs[i];
     }
     /* From here on, pb_solve's rules, with pb_solve's code. */
     pb_solve_combine(p, r);
+    r->complete = !r->stopped && r->nsolved_classes == r->nturns && r->value != PB_UNKNOWN;
     r->pv_kind = pb_solve_pv_kind;
-    if (r->best >= 0 && !no_pv && !r->stopped) {
-        /* The process that proved the best turn's class has its subtree in
-         * its table. */
-        const pb_solve_turn *bt = &r->turns[r->best];
-        int from = bt->end != PB_END_NONE ? 0 : owner[bt->klass];
-        if (c->rank == from) {
+    if (r->value != PB_UNKNOWN && !r->stopped) {
+        if (c->rank == 0) {
+            pb_position *q = malloc(sizeof *q);
+            for (int i = 0; i < r->nturns; i++) {
+                const pb_solve_turn *t = &r->turns[i];
+                if (t->end != PB_END_NONE || t->value == PB_UNKNOWN) continue;
+                *q = *p;
+                pb_route info;
+                char err[256];
+                if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) abort();
+                pb_solver_learn(s, q, q->to_move == p->to_move ? t->value : -t->value);
+            }
+            free(q);
             pb_solver_set_limit(s, 0);
-            pb_solve_line(f, p, r, line_next, s);
+            pb_solve_line(f, p, r, line_next, s, no_pv ? 1 : 0);
         }
-        share_pv(r, from, c->rank);
+        share_pv(r, 0, c->rank);
     }
     uint64_t n = pb_solver_nodes(s);
     MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);

@@ -20,7 +20,7 @@ grep -q '^games: [0-9]' t.txt || fail "(2;2;2): no games total"
 
 # CSV against perft, depth by depth (sequences, positions, finished).
 run --field 2,2,4 --depth 4 --csv --quiet > e.csv || fail "enumerate --csv failed"
-"$P" perft --field 2,2,4 --depth 4 > p.txt || fail "perft failed"
+"$P" perft --positions --field 2,2,4 --depth 4 > p.txt || fail "perft failed"
 for d in 1 2 3 4; do
     want=$(awk -v d=$d '$1 == d { print $2, $3, $4 }' p.txt)
     # columns: rules,goal,width,length,setback,dead_end,depth,positions,classes_lr,classes_full,sequences,finished
@@ -80,6 +80,40 @@ if [ -e kk/paperball-enum-book-2-2-4.ckpt ]; then
 else
     fail "no checkpoint after the kill"
 fi
+
+# --time-limit and SIGTERM: exit 3, the finished depths printed (the rows
+# of an uninterrupted run), the checkpoint of the last kept; resuming it
+# gives the uninterrupted figures.
+run --field 2,4,4 --depth 5 --csv --quiet > d5.csv || fail "uninterrupted run to depth 5 failed"
+# stopped WHAT RC CSV ERR MESSAGE: a stopped run's status, message, and
+# printed depths (those rows of d5.csv; the last one's classes, left blank,
+# aside).  Returns 1 if the run finished before the stop came.
+stopped() {
+    if [ "$2" -eq 0 ]; then
+        echo "note: depth 5 finished before $1"
+        return 1
+    fi
+    [ "$2" -eq 3 ] || fail "$1: exit $2, expected 3"
+    grep -q "$5" "$4" || fail "$1: message '$(tail -1 "$4")'"
+    local n=$(($(wc -l < "$3") - 1))
+    [ $n -ge 1 ] && head -n $((n + 1)) d5.csv | cut -d, -f1-8,11- | cmp -s - <(cut -d, -f1-8,11- "$3") \
+        || fail "$1: the printed depths differ"
+}
+run --field 2,4,4 --depth 5 --csv --quiet --time-limit 0.3 --checkpoint tl > tl.csv 2> tl.txt
+if stopped --time-limit $? tl.csv tl.txt 'time limit reached.*last finished depth is [0-9]'; then
+    [ -s tl/paperball-enum-book-2-4-4.ckpt ] || fail "--time-limit: no checkpoint kept"
+    run --field 2,4,4 --depth 5 --csv --quiet --checkpoint tl --resume > tlr.csv || fail "resume after --time-limit failed"
+    cmp -s d5.csv tlr.csv || fail "resume after --time-limit differs from the uninterrupted run"
+fi
+"$P" enumerate --field 2,4,4 --depth 5 --csv --checkpoint st > st.csv 2> st.txt &
+pid=$!
+for _ in $(seq 1 100); do
+    grep -q 'depth 2 done' st.txt 2> /dev/null && break
+    sleep 0.1
+done
+kill -TERM $pid 2> /dev/null
+wait $pid
+stopped SIGTERM $? st.csv st.txt 'interrupted while building depth'
 
 # The memory budget: a clean stop, exit 4, naming the last finished depth.
 run --field 2,4,4 --depth 5 --memory 1M --quiet > /dev/null 2> mem.txt

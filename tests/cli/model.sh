@@ -26,10 +26,24 @@ m=$("$pb" moves --record 'd6-e7 e7-e6')
 contains "moves after two turns: bounce off the centre" "e6-d6-c5" "$m"
 
 # perft: JSON shape and values
-p=$("$pb" perft --depth 3 --json | nover)
+p=$("$pb" perft --positions --depth 3 --json | nover)
 check "perft json" '{"depths":[{"depth":1,"sequences":8,"positions":8,"finished":0},{"depth":2,"sequences":56,"positions":56,"finished":0},{"depth":3,"sequences":570,"positions":498,"finished":0}]}' "$p"
 p=$("$pb" perft --field 2\;2\;2 --depth 1 --json | nover)
-check "perft (2;2;2) 14" '{"depths":[{"depth":1,"sequences":14,"positions":10,"finished":4}]}' "$p"
+check "perft (2;2;2) 14" '{"depths":[{"depth":1,"sequences":14,"finished":4}]}' "$p"
+p=$("$pb" perft --depth 0 --json | nover)
+check "perft depth 0" '{"depths":[{"depth":0,"sequences":1,"finished":0}]}' "$p"
+# depth-first and breadth-first agree; 1 and 2 threads agree
+a=$("$pb" perft --field 2,4,4 --depth 5 --threads 1)
+b=$("$pb" perft --field 2,4,4 --depth 5 --threads 2)
+check "perft threads" "$a" "$b"
+c=$("$pb" perft --field 2,4,4 --depth 5 --positions | awk '{ print $1, $2, $4 }' | tail -n +2)
+check "perft depth-first = breadth-first" "$(awk '{ print $1, $2, $3 }' <<<"$a" | tail -n +2)" "$c"
+# --divide: the first turns' counts add up to perft(d)
+d=$("$pb" perft --field 2,4,4 --depth 4 --divide --json)
+s=$(grep -oE '"sequences":[0-9]+' <<<"$d" | head -n -1 | grep -oE '[0-9]+' | paste -sd+ | bc)
+t=$(awk '$1 == 4 { print $2 }' <<<"$b")
+check "divide sum" "$t" "$s"
+check "divide total" "$t" "$(grep -oE '"turns":[0-9]+,"sequences":[0-9]+' <<<"$d" | grep -oE '[0-9]+$')"
 # perft from a record = sum over the turns of perft from each successor
 a=$("$pb" perft --record 'd6-e7' --depth 2 --json | sed 's/.*"depth":2,"sequences":\([0-9]*\).*/\1/')
 s=0

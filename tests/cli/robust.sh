@@ -124,7 +124,7 @@ check "memory stop: depths 0..3 printed" "0 1 2 3" "$(echo "$out" | tail -n +2 |
 
 # ---- prove first-moves counts every route: (2;4;2) has more than 64 ----
 routes=$("$pb" perft --field 2,4,2 --depth 1 | awk '$1 == 1 { print $2 }')
-classes=$("$pb" solve --field 2,4,2 --json --quiet | grep -o '"classes":[0-9]*' | cut -d: -f2)
+classes=$("$pb" solve --field 2,4,2 --json --quiet --first-turns | grep -o '"route_classes":[0-9]*' | cut -d: -f2)
 contains "first-moves on (2;4;2): routes and classes as perft and solve count them" \
   "(2;4;2) $routes routes/$classes classes" "$("$pb" prove --claim first-moves --field 2,4,2)"
 finish

@@ -9,7 +9,7 @@ field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 # The value of a position is the best of its first turns, each solved as a
 # position of its own (value of the reply negated).
 for args in "--field 2,2,4" "--rules hockey --field 2,4,6 --setback 0" "--rules hockey --field 2,4,6 --setback 0 --dead-end loss" "--rules triple --field 2,4,4"; do
-  j=$("$pb" solve $args --quiet --json)
+  j=$("$pb" solve $args --quiet --json --first-turns)
   v=$(echo "$j" | field "d['value']")
   best=none
   for r in $(echo "$j" | field "' '.join(t['route'] for t in d['first_turns'] if not t['ends_game'])"); do
@@ -26,9 +26,9 @@ for args in "--field 2,2,4" "--rules hockey --field 2,4,6 --setback 0" "--rules 
 done
 
 # Threads and table size do not change a value.
-a=$("$pb" solve --field 2,4,4 --quiet --json | field "d['value'], [t['value'] for t in d['first_turns']]")
-b=$("$pb" solve --field 2,4,4 --quiet --json --threads 2 | field "d['value'], [t['value'] for t in d['first_turns']]")
-c=$("$pb" solve --field 2,4,4 --quiet --json --threads 2 --hash 1K | field "d['value'], [t['value'] for t in d['first_turns']]")
+a=$("$pb" solve --field 2,4,4 --quiet --json --first-turns | field "d['value'], [t['value'] for t in d['first_turns']]")
+b=$("$pb" solve --field 2,4,4 --quiet --json --first-turns --threads 2 | field "d['value'], [t['value'] for t in d['first_turns']]")
+c=$("$pb" solve --field 2,4,4 --quiet --json --first-turns --threads 2 --hash 1K | field "d['value'], [t['value'] for t in d['first_turns']]")
 check "threads 1 = 2" "$a" "$b"
 check "table 64M = 1K" "$a" "$c"
 r=$("$pb" solve --field 2,4,4 --quiet --json --hash 1K | field "d['table']['replaced'] > 0")
@@ -71,7 +71,7 @@ contains "one-line error" "paperball: bad size '12Q' for --hash" "$e"
 # A time limit stops a big search: exit 3, and what is proven is printed.
 out=$("$pb" solve --field 2,8,10 --time-limit 0.5 --quiet 2>err.txt); st=$?
 check "time limit exit" 3 "$st"
-contains "time limit report" "first turns" "$out"
+contains "time limit report" "value        unknown" "$out"
 contains "time limit message" "stopped by the time limit" "$(cat err.txt)"
 
 # Ctrl-C: the same, at once.
@@ -81,7 +81,7 @@ sleep 1
 kill -INT $pid
 wait $pid; st=$?
 check "Ctrl-C exit" 3 "$st"
-contains "Ctrl-C report" "first turns" "$(cat int.txt)"
+contains "Ctrl-C report" "value        unknown" "$(cat int.txt)"
 contains "Ctrl-C message" "stopped by Ctrl-C" "$(cat interr.txt)"
 
 # Progress lines on stderr for a longer run (and none with --quiet).
