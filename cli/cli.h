@@ -35,7 +35,7 @@ typedef struct pb_opts {
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
     int mpi;              /* --mpi: the cluster mode (cli/cluster.h) */
     int match;            /* --match: triple match play (cli/match.c) */
-    const char *svg, *memory, *claim, *checkpoint, *out;
+    const char *svg, *html, *memory, *claim, *checkpoint, *out;
     double time_limit;    /* seconds; 0: none */
     int nargs;
     const char *args[PB_MAX_ARGS];
@@ -100,6 +100,7 @@ int pb_opt_first(void *o, const char *name, const char *value);
 #define PB_OPT_DEPTH(o, hl) PB_OPT_INT("depth", "D", &(o).depth, 0, 100000, hl)
 #define PB_OPT_TIME_LIMIT(o, hl) PB_OPT_SECONDS("time-limit", &(o).time_limit, hl)
 #define PB_OPT_SVG(o, hl) PB_OPT_TEXT("svg", "FILE", &(o).svg, hl)
+#define PB_OPT_HTML(o, hl) PB_OPT_TEXT("html", "FILE", &(o).html, hl)
 #define PB_OPT_BATCH(o)                                                                                          \
     PB_OPT_TEXT("batch", "FILE", &(o).batch, "one game record per line of FILE (- = standard input):\n"           \
                                              "one result line per record, in order (docs/cli.md)")

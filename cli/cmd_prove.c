@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../proofs/proofs.h"
+#include "../solver/diagram.h"
 #include "cli.h"
 
 /* The odd/even map as text: 'o' odd (red in the book), '.' even, 'C' the
@@ -34,12 +35,16 @@ static void print_odd_map(FILE *out, const pb_field *f) {
     fputc('\n', out);
 }
 
-/* The odd/even map as SVG (proofs/svg.c): every node named, odd ones red,
- * as in the book's figure 4. */
+/* The odd/even map as SVG, drawn like every other picture: the start,
+ * every node named, odd ones red, as in the book's figure 4. */
 static int write_odd_svg(const char *path, const pb_field *f) {
     char d[80], title[160];
     snprintf(title, sizeof title, "odd (red) and even nodes of %s", pb_field_describe(f, d, sizeof d));
-    char *svg = pb_proofs_svg(f, NULL, title);
+    pb_game g;
+    pb_game_init(&g, f, PB_TOP);
+    pb_diagram_opts dop = {.odd = 1, .names = 1, .highlight_from = -1, .title = title};
+    char *svg = pb_diagram_svg(&g, &dop);
+    pb_game_free(&g);
     int rc = pb_write_file(path, svg);
     free(svg);
     return rc;

@@ -1,11 +1,13 @@
 /* cmd_show.c - `paperball show`: the diagram of a position in the terminal
- * (ASCII or Unicode) and, with --svg FILE, as an SVG picture. */
+ * (ASCII or Unicode) and, with --svg FILE, as an SVG picture; with --html
+ * FILE, a page that replays the game. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../solver/diagram.h"
 #include "../solver/match.h"
 #include "cli.h"
+#include "pictures.h"
 
 int cmd_show(int argc, char **argv) {
     pb_opts o;
@@ -20,6 +22,7 @@ int cmd_show(int argc, char **argv) {
         PB_OPT_FLAG("color", &color, "colour the lines: Top blue, Bottom red (ANSI)"),
         {.name = "colour", .kind = PB_ARG_FLAG, .target = &color},
         PB_OPT_SVG(o, "also write the picture as SVG to FILE"),
+        PB_OPT_HTML(o, "also write a page that replays the game step by step (docs/diagrams.md)"),
         PB_OPT_TEXT("title", "TEXT", &title, "SVG caption (default: the field and the rules)"),
         PB_OPT_INT("continuation", "N", &cont, 0, 1000000, "SVG: draw turns N+1.. (N turns shown) as a dashed continuation"),
         PB_OPT_FLAG("no-diagram", &no_diagram, "no text diagram (only the SVG and the result line)"),
@@ -56,13 +59,7 @@ int cmd_show(int argc, char **argv) {
     d.title = title;
     d.highlight_from = cont;
 
-    int status = PB_EXIT_OK;
-    if (o.svg) {
-        char *svg = pb_diagram_svg(&g, &d);
-        status = pb_write_file(o.svg, svg);
-        if (status == PB_EXIT_OK && !o.quiet) fprintf(stderr, "paperball: wrote %s\n", o.svg);
-        free(svg);
-    }
+    int status = pb_cli_write_game_pictures(&g, &d, 0, o.svg, o.html, o.quiet);
     if (status == PB_EXIT_OK) {
         if (!no_diagram) {
             char *text = pb_diagram_text(&g, &d);

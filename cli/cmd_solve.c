@@ -11,6 +11,7 @@
 #include "../solver/search.h"
 #include "../solver/json.h"
 #include "cli.h"
+#include "pictures.h"
 #include "cluster.h"
 
 /* The one piece of global mutable state: a signal handler can reach
@@ -147,22 +148,20 @@ static int print_route(void *ctx, const pb_route *rt, int value) {
     return ferror(stdout) != 0;
 }
 
-static int write_svg(const pb_opts *o, const pb_field *f, const pb_solve_result *r) {
+/* The position with the line of perfect play, as SVG and as a replayer
+ * page: the record's turns, then the line as a continuation. */
+static int write_pictures(const pb_opts *o, const pb_field *f, const pb_solve_result *r) {
     pb_game g;
     if (pb_cli_game(o, f, &g)) return PB_EXIT_USAGE;
     int from = g.nturns;
     char err[256];
     for (int i = 0; i < r->npv; i++)
         if (pb_game_play(&g, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, err, sizeof err)) break;
-    pb_diagram_opts d;
-    memset(&d, 0, sizeof d);
-    d.highlight_from = from;
-    d.title = "principal variation";
-    char *svg = pb_diagram_svg(&g, &d);
+    pb_diagram_opts d = {.highlight_from = from, .title = "A line of perfect play"};
+    int perfect = r->complete && r->value != PB_UNKNOWN;
+    int status = pb_cli_write_game_pictures(&g, &d, perfect, o->svg, o->html, 1);
     pb_game_free(&g);
-    int rc = pb_write_file(o->svg, svg);
-    free(svg);
-    return rc;
+    return status;
 }
 
 /* --batch: one solver and one table for all the records.  The table keeps
@@ -321,6 +320,7 @@ int cmd_solve(int argc, char **argv) {
                                              "the value alone on one thread (docs/solver.md)"),
         PB_OPT_JSON(o),
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
+        PB_OPT_HTML(o, "a page that replays that line step by step"),
         PB_OPT_QUIET(o),
         PB_OPT_MPI(o, "under mpirun: the first-turn classes dealt to the processes,\n"
                       "each solving its own with its own table (same values)"),
@@ -435,7 +435,7 @@ int cmd_solve(int argc, char **argv) {
     }
     if (o.json) print_json(f, &g, &r, &show, nranks);
     else print_text(f, &g, &r, &show, nranks);
-    if (o.svg) status = write_svg(&o, f, &r);
+    if (o.svg || o.html) status = write_pictures(&o, f, &r);
     if (r.stopped) {
         fflush(stdout);
         const char *by = solve_interrupted ? "Ctrl-C" : "the time limit";

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagram.h"
+
 pb_proofs_field *pb_claim_add_field(pb_proofs_result *res, const pb_field_spec *s) {
     if (res->nfields == res->capfields) {
         res->capfields = res->capfields ? 2 * res->capfields : 16;
@@ -67,7 +69,8 @@ void pb_claim_set_cx(pb_proofs_result *res, const pb_game *g, int from_start, co
     vsnprintf(res->cx_what, sizeof res->cx_what, fmt, ap);
     va_end(ap);
     pb_claim_setf(title, sizeof title, "%s: counterexample", res->claim);
-    res->cx_svg = pb_proofs_game_svg(g, title);
+    pb_diagram_opts dop = {.odd = 1, .highlight_from = -1, .title = title};
+    res->cx_svg = pb_diagram_svg(g, &dop);
 }
 
 void pb_claim_walk_start(const pb_proofs_opts *o, const pb_field *f, pb_game *g, pb_position *start, int *d0) {

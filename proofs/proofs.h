@@ -137,13 +137,6 @@ int pb_proofs_centre_trap(const pb_field *f, int max_steps, uint64_t budget, pb_
  * Independent of pb_field (it only reads the spec). */
 long pb_proofs_count_empty(const pb_field_spec *s);
 
-/* Pictures (proofs/svg.c), malloc'd SVG text.  pb_proofs_svg draws the
- * field's odd (red) and even (black) nodes, and g's routes if g is not NULL;
- * pb_proofs_game_svg uses the project's diagram (pb_diagram_svg) and falls
- * back to pb_proofs_svg while that is a placeholder. */
-char *pb_proofs_svg(const pb_field *f, const pb_game *g, const char *title);
-char *pb_proofs_game_svg(const pb_game *g, const char *title);
-
 /* Writes res as text or JSON. */
 void pb_proofs_print(FILE *out, const pb_proofs_result *res);
 void pb_proofs_print_json(FILE *out, const pb_proofs_result *res);

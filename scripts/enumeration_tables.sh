@@ -179,6 +179,11 @@ ELAPSED=$(($(date +%s) - START))
     echo "| rules | field | status | depth | positions | games | Top wins | Bottom wins | draws | seconds | command |"
     echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
     cat "$ROWS"
+    echo
+    echo "How the game tree grows with depth (positions and turn sequences per depth, log scale;"
+    echo "\`results/depths.csv\`, drawn by \`scripts/plots.sh\`, results/plots.md):"
+    echo
+    echo "![game-tree growth per depth](img/enumeration-growth.svg)"
 } | pb_write "$OUT/enumeration.md"
 pb_write "$OUT/enumeration.csv" < "$CSV"
 rm -rf "$WORK"

@@ -63,7 +63,7 @@ for fl in $fields; do
 done
 elapsed=$(( $(date +%s) - t0 ))
 
-python3 - "$work" "$root/results" "$limit" "$memory" "$threads" "$maxside" "$commit$dirty" "$machine" \
+python3 - "$work" "$root/results" "$limit" "$memory" "$threads" "$maxside" "$commit" "$machine" \
   "$started" "$load" "$elapsed" <<'PY'
 import csv, json, os, sys
 work, outdir, limit, memory, threads, maxside, commit, machine, started, load, elapsed = sys.argv[1:]

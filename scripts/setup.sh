@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Paperball's build and test dependencies from Debian's packages.
 set -euo pipefail
-pkgs="build-essential cmake pkg-config libgmp-dev libzstd-dev libxxhash-dev libcmocka-dev libopenmpi-dev openmpi-bin librsvg2-bin"
+# chromium and nodejs: the replayer's browser test (tests/cli/browser.sh).
+pkgs="build-essential cmake pkg-config libgmp-dev libzstd-dev libxxhash-dev libcmocka-dev libopenmpi-dev openmpi-bin librsvg2-bin chromium nodejs"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -69,7 +69,7 @@ for v in "${variants[@]}"; do
 done
 
 python3 - "$work" "$root/results" "$limit" "$hash" "$threads" "$commit" "$machine" "$started" "$load" <<'PY'
-import csv, json, os, sys
+import csv, json, os, re, sys
 work, outdir, limit, hsize, threads, commit, machine, started, load = sys.argv[1:]
 rows = []
 with open(os.path.join(work, "index.tsv")) as idx:
@@ -118,11 +118,16 @@ md.append("by default; the start is symmetric, so it does not depend on who star
 md.append("are the first turns that keep that value (the winning, or drawing, first turns; all first")
 md.append("turns when the start is lost); first turns are grouped into left-right mirror classes and")
 md.append("solved one class at a time. *Nodes* are single steps searched (plies for triple).\n")
+md.append("The map of each rule set and the plot of solve times are drawn from `results/solved.csv`")
+md.append("by `scripts/plots.sh` (results/plots.md).\n")
+md.append("![solve time against field area](img/solve-time.svg)")
 cur = None
 for name, fl, st, cmd, d in rows:
     if name != cur:
         cur = name
         md.append(f"\n## {name}\n")
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        md.append(f"![solved fields: {name}](img/solved-map-{slug}.svg)\n")
         md.append("| field | value | best first turns | routes (classes) | nodes | time s | peak MiB |")
         md.append("|---|---|---|---|---|---|---|")
     if st == 0 and d.get("complete"):
@@ -151,3 +156,5 @@ open(md_tmp, "w").write("\n".join(md) + "\n")
 os.replace(md_tmp, os.path.join(outdir, "solved.md"))
 print(f"wrote {outdir}/solved.md and solved.csv ({len(rows)} runs)", file=sys.stderr)
 PY
+# The pictures the page shows, from the table just written.
+python3 "$root/scripts/plots.py" "$root" "$commit" >/dev/null

@@ -1,4 +1,4 @@
-/* test_diagram.c - the text and SVG diagrams (solver/diagram.c) checked on
+/* test_diagram.c - the text and SVG diagrams (solver/diagram*.c) checked on
  * rendered output: exact text of small positions, glyph and element counts
  * against the model's own figures on random games, kick and continuation
  * styles, and well-formed SVG. */
@@ -109,6 +109,20 @@ static int xml_check(const char *s, char *why, size_t whylen) {
     if (depth) return snprintf(why, whylen, "<%s> never closed", stack[depth - 1]), -1;
     if (roots != 1) return snprintf(why, whylen, "%d root elements", roots), -1;
     return 0;
+}
+
+/* The value of attribute attr (e.g. "stroke=\"") in the first element or
+ * group whose text has marker, searched from marker on. */
+static void attr_value(const char *svg, const char *marker, const char *attr, char *out, size_t len) {
+    const char *p = strstr(svg, marker);
+    assert_non_null(p);
+    p = strstr(p, attr);
+    assert_non_null(p);
+    p += strlen(attr);
+    size_t k = strcspn(p, "\"");
+    assert_true(k < len);
+    memcpy(out, p, k);
+    out[k] = 0;
 }
 
 static void assert_well_formed(const char *svg) {
@@ -376,8 +390,13 @@ static void test_svg_start_elements(void **state) {
     assert_int_equal(count_elements(svg, "circle", "class=\"ball\""), 1);
     assert_int_equal(count_elements(svg, "circle", "class=\"centre\""), 1);
     assert_int_equal(count_elements(svg, "line", NULL), 0);
-    assert_non_null(strstr(svg, "game goes on, Top to move"));
+    assert_non_null(strstr(svg, ">the start, Top to move<"));
     assert_non_null(strstr(svg, "book (2;6;8)"));
+    /* Each goal labelled with the player who attacks it: Top the bottom
+     * goal (the one Bottom defends, below), Bottom the top goal. */
+    assert_non_null(strstr(svg, ">Top attacks \u2193<"));
+    assert_non_null(strstr(svg, ">Bottom attacks \u2191<"));
+    assert_int_equal(count_elements(svg, "g", "class=\"turn-no"), 0);
     free(svg);
     o.odd = 0;
     svg = pb_diagram_svg(&g, &o);
@@ -385,6 +404,28 @@ static void test_svg_start_elements(void **state) {
     free(svg);
     pb_game_free(&g);
     pb_field_free(f);
+}
+
+/* The caption's result, worked out from the game's end apart from the
+ * diagram: after a goal the ball is on a goal node, and its owner lost. */
+static void expected_result(const pb_game *g, char *buf, size_t len) {
+    const char *name[2] = {"Bottom", "Top"};
+    int n = g->nturns;
+    if (g->end == PB_END_NONE) {
+        snprintf(buf, len, ">after %d turn%s: game goes on, %s to move<", n, n == 1 ? "" : "s", name[g->pos.to_move]);
+    } else if (g->end == PB_END_GOAL) {
+        int owner = pb_goal_owner(g->field, g->pos.ball);
+        assert_true(owner == PB_TOP || owner == PB_BOTTOM);
+        snprintf(buf, len, ">%s wins in %d turn%s (%sgoal)<", name[owner ^ 1], n, n == 1 ? "" : "s",
+                 g->turns[n - 1].mover == owner ? "own " : "");
+    } else if (g->field->spec.rules == PB_RULES_HOCKEY) {
+        /* make_field plays hockey with dead end = draw. */
+        snprintf(buf, len, ">draw after %d turn%s (dead end)<", n, n == 1 ? "" : "s");
+    } else {
+        /* Book: the player stuck in a dead end (the last mover) loses. */
+        snprintf(buf, len, ">%s wins in %d turn%s (dead end)<", name[g->turns[n - 1].mover ^ 1], n,
+                 n == 1 ? "" : "s");
+    }
 }
 
 static void test_svg_lines_random_games(void **state) {
@@ -412,8 +453,13 @@ static void test_svg_lines_random_games(void **state) {
             assert_int_equal(count_elements(svg, "line", "class=\"seg bottom"), bottom);
             assert_int_equal(count_elements(svg, "line", "stroke-dasharray"), 0);
             assert_non_null(strstr(svg, "a &lt;title&gt; &amp; more"));
-            char result[128];
-            assert_non_null(strstr(svg, pb_game_result(&g, result, sizeof result)));
+            char want[160];
+            expected_result(&g, want, sizeof want);
+            if (!strstr(svg, want)) fail_msg("no '%s' in the caption", want);
+            /* One number per turn, the last one the number of turns. */
+            assert_int_equal(count_elements(svg, "g", "class=\"turn-no\""), g.nturns);
+            snprintf(want, sizeof want, ">%d</text></g>\n</g>", g.nturns);
+            assert_non_null(strstr(svg, want));
             free(svg);
             pb_game_free(&g);
         }
@@ -434,10 +480,12 @@ static void test_svg_continuation(void **state) {
     assert_well_formed(svg);
     assert_int_equal(count_elements(svg, "line", NULL), pb_position_drawn_count(f, &g.pos));
     assert_int_equal(count_elements(svg, "line", " cont\""), cont_segs);
-    assert_int_equal(count_elements(svg, "line", "stroke-dasharray"), cont_segs);
-    /* One step number per continuation turn; the ball where the shown
-     * position has it, a ring where the continuation ends. */
-    assert_int_equal(count_elements(svg, "circle", "class=\"step\""), g.nturns - from);
+    assert_int_equal(count_elements(svg, "line", "stroke-opacity=\"0.8\""), cont_segs);
+    assert_int_equal(count_elements(svg, "line", "stroke-dasharray"), 0);
+    /* Every turn numbered, the continuation's as rings; the ball where the
+     * shown position has it, a ring where the continuation ends. */
+    assert_int_equal(count_elements(svg, "g", "class=\"turn-no cont\""), g.nturns - from);
+    assert_int_equal(count_elements(svg, "g", "class=\"turn-no\""), from);
     assert_int_equal(count_elements(svg, "circle", "class=\"ball-end\""), 1);
     char want[64];
     int b = g.turns[from].nodes[0];
@@ -455,7 +503,7 @@ static void test_svg_continuation(void **state) {
     o.highlight_from = g.nturns;
     svg = pb_diagram_svg(&g, &o);
     assert_int_equal(count_elements(svg, "line", " cont\""), 0);
-    assert_int_equal(count_elements(svg, "circle", "class=\"step\""), 0);
+    assert_int_equal(count_elements(svg, "g", "class=\"turn-no cont\""), 0);
     free(svg);
     pb_game_free(&g);
     pb_field_free(f);
@@ -504,14 +552,46 @@ static void test_svg_kick_dashed(void **state) {
     assert_int_equal(count_elements(svg, "line", "stroke-dasharray"), 5);
     /* The normal move's lines are solid. */
     assert_int_equal(count_elements(svg, "line", "class=\"seg top\""), 3);
-    /* The legend names the kick style only when there is a kick. */
+    /* The legend names the kick style only when there is a kick, and shows
+     * it in the kicker's colour: the colour of the kick's own lines. */
     assert_non_null(strstr(svg, ">free kick<"));
+    char kick_colour[32], key_colour[32];
+    attr_value(svg, "class=\"seg bottom kick\"", "stroke=\"", kick_colour, sizeof kick_colour);
+    attr_value(svg, "class=\"key kick\"", "stroke=\"", key_colour, sizeof key_colour);
+    assert_string_equal(key_colour, kick_colour);
+    attr_value(svg, "class=\"seg top\"", "stroke=\"", key_colour, sizeof key_colour);
+    assert_string_not_equal(key_colour, kick_colour);
+    /* Turn numbers in each mover's colour: 1 Top's, 2 Bottom's. */
+    assert_int_equal(count_elements(svg, "g", "class=\"turn-no\""), 2);
     free(svg);
     g.nturns = 1; /* hide the kick turn (its nodes stay owned by g) */
     svg = pb_diagram_svg(&g, &o);
     assert_null(strstr(svg, ">free kick<"));
     free(svg);
     g.nturns = 2;
+    pb_game_free(&g);
+    pb_field_free(f);
+}
+
+/* A kick into a post comes straight back along its own line (docs/triple.md):
+ * f4-f3-f2-f3-f4-f5-f6 on (2;8;10), whose posts are d2 and f2.  Four
+ * segments drawn; the two run twice are drawn again beside themselves, and
+ * one ring marks the turning node f2. */
+static void test_svg_kick_reflects_back(void **state) {
+    (void)state;
+    pb_field *f = make_field(PB_RULES_TRIPLE, 2, 8, 10, 0);
+    pb_game g;
+    pb_game_init(&g, f, PB_TOP);
+    static const char *kick[] = {"f4", "f3", "f2", "f3", "f4", "f5", "f6"};
+    add_turn(&g, kick, 7, 1, PB_TOP);
+    char *svg = pb_diagram_svg(&g, NULL);
+    assert_well_formed(svg);
+    assert_int_equal(count_elements(svg, "line", " kick"), 4);
+    assert_int_equal(count_elements(svg, "path", "class=\"kick-return top\""), 2);
+    assert_int_equal(count_elements(svg, "circle", "class=\"reflection\""), 1);
+    int post = pb_node_parse(f, "f2", &(int){0});
+    assert_true(post >= 0 && (f->flags[post] & PB_POST));
+    free(svg);
     pb_game_free(&g);
     pb_field_free(f);
 }
@@ -545,7 +625,8 @@ int main(void) {
         cmocka_unit_test(test_text_crossing_x),      cmocka_unit_test(test_text_odd_count),
         cmocka_unit_test(test_text_counts_random_games), cmocka_unit_test(test_svg_start_elements),
         cmocka_unit_test(test_svg_lines_random_games), cmocka_unit_test(test_svg_continuation),
-        cmocka_unit_test(test_svg_kick_dashed),      cmocka_unit_test(test_svg_goals),
+        cmocka_unit_test(test_svg_kick_dashed),      cmocka_unit_test(test_svg_kick_reflects_back),
+        cmocka_unit_test(test_svg_goals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

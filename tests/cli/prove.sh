@@ -57,6 +57,6 @@ grep -q '^verdict    open' out.txt || fail "depth: verdict not open"
 expect_status 0 "odd map" "$pb" prove --odd --field 2,6,8 --svg odd.svg
 grep -q 'C' out.txt || fail "odd map: no centre"
 odd=$("$pb" info --field 2,6,8 | awk '$1=="odd"{print $2}')
-[ "$(grep -c '<circle[^>]*fill="#d00"' odd.svg)" = "$odd" ] || fail "odd map: red nodes differ from 'info' odd count $odd"
+[ "$(grep -c '<circle class="odd"' odd.svg)" = "$odd" ] || fail "odd map: red nodes differ from 'info' odd count $odd"
 
 finish

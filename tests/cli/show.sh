@@ -76,10 +76,21 @@ if command -v rsvg-convert >/dev/null; then
 fi
 expect 0 "$PB" show --no-diagram --quiet --svg cont.svg --continuation 2 --title 'A & B' --record "$rec"
 [ "$(wc -l <out.txt)" -eq 1 ] || fail "--no-diagram prints more than the result line"
-[ "$(grep -c ' cont"' cont.svg)" -eq 3 ] || fail "--continuation 2: wanted 3 continued segments (e8-d7, d7-d6-c5)"
+[ "$(grep -c '<line class="seg[^"]* cont"' cont.svg)" -eq 3 ] || fail "--continuation 2: wanted 3 continued segments (e8-d7, d7-d6-c5)"
 grep -q 'A &amp; B' cont.svg || fail "title not escaped"
 expect 0 "$PB" show --rules hockey --svg hockey.svg
 grep -q 'class="goal-line top"' hockey.svg || fail "hockey SVG has no goal line"
+# The replayer page: self-contained (no src=, href=, url() or address), the
+# picture inline with every node named for the script, one record item per
+# turn of the record (4), and announced like the SVG.
+expect 0 "$PB" show --html page.html --record "$rec"
+grep -q 'wrote page.html' err.txt || fail "--html not announced on stderr"
+# (the SVG namespace name is an identifier, not fetched)
+grep -oiE 'src=|href=|url\(|@import|https?://[^"]*' page.html | grep -qv '^http://www.w3.org/2000/svg$' &&
+    fail "--html page refers to something outside itself"
+[ "$(grep -c '<li class=' page.html)" -eq 4 ] || fail "--html page: wanted 4 record items"
+[ "$(grep -c 'id="node-' page.html)" -eq "$(grep -c 'class="node"' pic.svg)" ] || fail "--html page: not every node named"
+grep -q '<script>' page.html || fail "--html page has no script"
 
 # Errors.
 expect 5 "$PB" show --svg /nonexistent-dir/x.svg

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""plots.py - SVG plots of the results tables (standard library only).
+
+Reads results/solved.csv and results/depths.csv (written by
+scripts/plots.sh) and writes into results/img/:
+  solved-map-RULES.svg   the solved frontier of one rule variant: a grid of
+                         width W x length L, each cell split into stripes
+                         for the goal widths G = 2, 4, ..., W; colour = value
+                         for the player to move at the start; '?' = stopped
+                         by the time limit; blank = not tried
+  enumeration-growth.svg positions and turn sequences per depth, log scale
+  solve-time.svg         solve time against field area W*L, log scale
+Usage: scripts/plots.py ROOT COMMIT   (ROOT: the repository)
+Every SVG says in its <desc> which table and commit it was drawn from."""
+import csv
+import math
+import os
+import re
+import sys
+from xml.sax.saxutils import escape
+
+ROOT, COMMIT = sys.argv[1], sys.argv[2]
+IMG = os.path.join(ROOT, "results", "img")
+VALUE_COLOUR = {"win": "#3b9a4a", "loss": "#d62728", "draw": "#9a9a9a"}
+SERIES = ["#1f5fbf", "#d62728", "#3b9a4a", "#9467bd", "#ff7f0e", "#17becf", "#8c564b"]
+FONT = 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif"'
+
+
+def svg_open(w, h, title, source):
+    return [f'<?xml version="1.0" encoding="UTF-8"?>',
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" {FONT}>',
+            f"<title>{escape(title)}</title>",
+            f"<desc>Drawn by scripts/plots.py from {source} (commit {COMMIT}).</desc>",
+            f'<rect width="{w}" height="{h}" fill="#fff"/>',
+            f'<text x="{w / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">{escape(title)}</text>']
+
+
+def write(name, lines):
+    path = os.path.join(IMG, name)
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(lines + ["</svg>"]) + "\n")
+    os.replace(path + ".tmp", path)
+    print("wrote results/img/" + name)
+
+
+def slug(rules):
+    return re.sub(r"[^a-z0-9]+", "-", rules.lower()).strip("-")
+
+
+def field_gwl(text):
+    g, w, l = (int(x) for x in re.match(r"\((\d+);(\d+);(\d+)\)", text).groups())
+    return g, w, l
+
+
+def solved_maps(rows):
+    variants = []
+    for r in rows:
+        if r["rules"] not in variants:
+            variants.append(r["rules"])
+    for v in variants:
+        cells = {}
+        for r in rows:
+            if r["rules"] == v:
+                cells[field_gwl(r["field"])] = r
+        ws = sorted({w for _, w, _ in cells}) or [2]
+        ls = sorted({l for _, _, l in cells}) or [2]
+        wmax, lmax = max(ws), max(ls)
+        cols, nrows = wmax // 2, lmax // 2
+        u = 46
+        ox, oy = 70, 78
+        title = f"Solved fields: {v}"
+        width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30, 400), oy + nrows * u + 110
+        out = svg_open(width, height, title, "results/solved.csv")
+        for i in range(cols):
+            out.append(f'<text x="{ox + i * u + u / 2}" y="{oy - 8}" text-anchor="middle" font-size="12">{2 * i + 2}</text>')
+        for j in range(nrows):
+            out.append(f'<text x="{ox - 8}" y="{oy + j * u + u / 2 + 4}" text-anchor="end" font-size="12">{2 * j + 2}</text>')
+        out.append(f'<text x="{ox + cols * u / 2}" y="{oy - 26}" text-anchor="middle" font-size="12" fill="#444">width W</text>')
+        out.append(f'<text x="{ox - 40}" y="{oy + nrows * u / 2}" text-anchor="middle" font-size="12" fill="#444" '
+                   f'transform="rotate(-90 {ox - 40} {oy + nrows * u / 2})">length L</text>')
+        for i in range(cols):
+            for j in range(nrows):
+                w, l = 2 * i + 2, 2 * j + 2
+                x, y = ox + i * u, oy + j * u
+                goals = list(range(2, w + 1, 2))
+                sw = u / len(goals)
+                for k, g in enumerate(goals):
+                    r = cells.get((g, w, l))
+                    if r is None:
+                        continue
+                    fill = VALUE_COLOUR.get(r["value"], "#fff") if r["status"] == "solved" else "#fff"
+                    gx = x + k * sw
+                    out.append(f'<rect class="cell {r["status"]}" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
+                               f'fill="{fill}"><title>({g};{w};{l}) {r["status"]} {r["value"]}</title></rect>')
+                    if r["status"] != "solved":
+                        out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 5}" text-anchor="middle" '
+                                   f'font-size="14" font-weight="bold">?</text>')
+                out.append(f'<rect x="{x}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
+        ly = oy + nrows * u + 30
+        x = ox - 40
+        for label, col in [("win", VALUE_COLOUR["win"]), ("loss", VALUE_COLOUR["loss"]), ("draw", VALUE_COLOUR["draw"])]:
+            out.append(f'<rect x="{x}" y="{ly - 11}" width="14" height="14" fill="{col}"/>'
+                       f'<text x="{x + 20}" y="{ly}" font-size="12">{label}</text>')
+            x += 70
+        out.append(f'<rect x="{x}" y="{ly - 11}" width="14" height="14" fill="#fff" stroke="#999"/>'
+                   f'<text x="{x + 3}" y="{ly}" font-size="11" font-weight="bold">?</text>'
+                   f'<text x="{x + 20}" y="{ly}" font-size="12">time limit</text>')
+        out.append(f'<text x="{ox - 40}" y="{ly + 24}" font-size="11" fill="#444">Value for the player to move at '
+                   'the start. Each cell is split</text>')
+        out.append(f'<text x="{ox - 40}" y="{ly + 40}" font-size="11" fill="#444">into goal widths G = 2, 4, ..., W '
+                   '(left to right); blank: not tried.</text>')
+        write(f"solved-map-{slug(v)}.svg", out)
+
+
+def legend_key(out, x, y, mark, label):
+    """A legend entry right of a plot: a mark (SVG, drawn at x..x+22 on line
+    y-4) and its label."""
+    out.append(mark + f'<text x="{x + 28}" y="{y}" font-size="12">{escape(label)}</text>')
+
+
+def line_mark(x, y, col, dash=""):
+    return f'<path d="M{x} {y - 4}h22" stroke="{col}" stroke-width="2"{dash}/>'
+
+
+def dot_mark(x, y, col, fill):
+    return f'<circle cx="{x + 8}" cy="{y - 4}" r="4" fill="{fill}" stroke="{col}" stroke-width="1.5"/>'
+
+
+def log_axis(out, x0, y0, w, h, lo, hi, label):
+    """A log-scale y axis from 10^lo to 10^hi; returns the mapping."""
+    def ymap(v):
+        return y0 + h - (math.log10(v) - lo) / (hi - lo) * h
+    for e in range(lo, hi + 1):
+        y = ymap(10 ** e)
+        out.append(f'<path d="M{x0} {y:.1f}H{x0 + w}" stroke="#e4e4e4"/>')
+        out.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">10<tspan dy="-5" '
+                   f'font-size="8">{e}</tspan></text>')
+    out.append(f'<text x="{x0 - 44}" y="{y0 + h / 2}" text-anchor="middle" font-size="12" '
+               f'transform="rotate(-90 {x0 - 44} {y0 + h / 2})">{label}</text>')
+    out.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" stroke="#888"/>')
+    return ymap
+
+
+def growth(depths):
+    fields = []
+    for r in depths:
+        key = (r["rules"], r["field"])
+        if key not in fields:
+            fields.append(key)
+    vals = [int(r[c]) for r in depths for c in ("positions", "games") if int(r[c]) > 0]
+    dmax = max(int(r["depth"]) for r in depths)
+    lo, hi = 0, max(1, math.ceil(math.log10(max(vals))))
+    x0, y0, w, h = 80, 50, 460, 320
+    out = svg_open(x0 + w + 200, y0 + h + 60, "Game tree growth per depth", "results/depths.csv")
+    ymap = log_axis(out, x0, y0, w, h, lo, hi, "count (log scale)")
+    xmap = lambda d: x0 + d / max(1, dmax) * w
+    for d in range(dmax + 1):
+        out.append(f'<text x="{xmap(d):.1f}" y="{y0 + h + 16}" text-anchor="middle" font-size="11">{d}</text>')
+    out.append(f'<text x="{x0 + w / 2}" y="{y0 + h + 36}" text-anchor="middle" font-size="12">depth (turns)</text>')
+    for n, (rules, field) in enumerate(fields):
+        col = SERIES[n % len(SERIES)]
+        rs = [r for r in depths if (r["rules"], r["field"]) == (rules, field)]
+        for c, dash in (("positions", ""), ("games", ' stroke-dasharray="6 4"')):
+            pts = [(xmap(int(r["depth"])), ymap(int(r[c]))) for r in rs if int(r[c]) > 0]
+            if pts:
+                d = "M" + "L".join(f"{x:.1f} {y:.1f}" for x, y in pts)
+                out.append(f'<path class="{c}" d="{d}" fill="none" stroke="{col}" stroke-width="2"{dash}/>')
+                out += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{col}"/>' for x, y in pts]
+        ly = y0 + 14 + n * 18
+        legend_key(out, x0 + w + 14, ly, line_mark(x0 + w + 14, ly, col), f"{rules} {field}")
+    lx, ly = x0 + w + 14, y0 + 24 + len(fields) * 18
+    legend_key(out, lx, ly, line_mark(lx, ly, "#444"), "positions")
+    legend_key(out, lx, ly + 18, line_mark(lx, ly + 18, "#444", ' stroke-dasharray="6 4"'), "turn sequences")
+    write("enumeration-growth.svg", out)
+
+
+def solve_time(rows):
+    variants = []
+    for r in rows:
+        if r["rules"] not in variants:
+            variants.append(r["rules"])
+    pts = []
+    for r in rows:
+        g, w, l = field_gwl(r["field"])
+        pts.append((r["rules"], w * l, max(float(r["seconds"]), 1e-3), r["status"] == "solved", r["field"]))
+    amax = max(a for _, a, _, _, _ in pts)
+    lo = math.floor(math.log10(min(s for _, _, s, _, _ in pts)))
+    hi = math.ceil(math.log10(max(s for _, _, s, _, _ in pts)))
+    x0, y0, w, h = 80, 50, 460, 320
+    out = svg_open(x0 + w + 230, y0 + h + 60, "Solve time against field area", "results/solved.csv")
+    ymap = log_axis(out, x0, y0, w, h, lo, hi, "seconds (log scale)")
+    xmap = lambda a: x0 + a / (amax * 1.04) * w
+    step = 10 if amax <= 100 else 20
+    for a in range(0, int(amax) + 1, step):
+        out.append(f'<text x="{xmap(a):.1f}" y="{y0 + h + 16}" text-anchor="middle" font-size="11">{a}</text>')
+    out.append(f'<text x="{x0 + w / 2}" y="{y0 + h + 36}" text-anchor="middle" font-size="12">area W·L (cells)</text>')
+    for n, v in enumerate(variants):
+        col = SERIES[n % len(SERIES)]
+        for rules, a, s, solved, field in pts:
+            if rules != v:
+                continue
+            fill = col if solved else "#fff"
+            out.append(f'<circle cx="{xmap(a):.1f}" cy="{ymap(s):.1f}" r="3.5" fill="{fill}" stroke="{col}" '
+                       f'stroke-width="1.5"><title>{escape(rules)} {field}: {s} s</title></circle>')
+        ly = y0 + 14 + n * 18
+        legend_key(out, x0 + w + 14, ly, dot_mark(x0 + w + 14, ly, col, col), v)
+    lx, ly = x0 + w + 14, y0 + 24 + len(variants) * 18
+    legend_key(out, lx, ly, dot_mark(lx, ly, "#444", "#fff"), "stopped (time limit)")
+    write("solve-time.svg", out)
+
+
+def main():
+    os.makedirs(IMG, exist_ok=True)
+    with open(os.path.join(ROOT, "results", "solved.csv")) as f:
+        rows = list(csv.DictReader(f))
+    solved_maps(rows)
+    solve_time(rows)
+    depths_csv = os.path.join(ROOT, "results", "depths.csv")
+    if os.path.exists(depths_csv):
+        with open(depths_csv) as f:
+            growth(list(csv.DictReader(line for line in f if not line.startswith("#"))))
+
+
+main()
