@@ -11,7 +11,7 @@ set -euo pipefail
 base=${2:-${PB_BENCH_BASE:-HEAD~}}
 base_short=$(git -C "$root" rev-parse --short "$base")
 out=$root/results/bench_enumerate.md
-work=$(mktemp -d /tmp/pb-bench-enum.XXXXXX)
+work=$(mktemp -d -t pb-bench-enum.XXXXXX)
 trap 'git -C "$root" worktree remove --force "$work/base" > /dev/null 2>&1 || true; rm -rf "$work"' EXIT
 git -C "$root" worktree add --detach "$work/base" "$base" > /dev/null 2>&1
 cmake -S "$work/base" -B "$work/base/build" -DCMAKE_BUILD_TYPE=Release > /dev/null

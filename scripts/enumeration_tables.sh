@@ -46,7 +46,7 @@ mkdir -p "$OUT"
 COMMIT=$commit
 MACHINE=$machine
 DATE=$(pb_now)
-WORK=$(mktemp -d /tmp/pb-enum-tables.XXXXXX)
+WORK=$(mktemp -d -t pb-enum-tables.XXXXXX)
 START=$(date +%s)
 
 # Both tables are built in $WORK and written whole at the end.
