@@ -8,6 +8,8 @@
 # Usage: scripts/bench_tablebase.sh [BUILD_DIR] [BIG] [SMALL]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+build=${1:-$root/build}
+pb_program "$build"
 big=${2:-1200}
 small=${3:-900}
 out=$root/results/bench_tablebase.md

@@ -8,6 +8,8 @@
 # builds the same files).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+build=${1:-$root/build}
+pb_program "$build"
 out=$root/results/tablebases.md
 limit=${2:-900}   # seconds for each build and each verification
 dir=$build/tablebases
