@@ -66,11 +66,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "process.h"
+#include "tactics.h"
 #include "triple.h"
 
 #define PN_INF ((uint64_t)1 << 62)
 #define WAYS 4
 #define POLL_MASK 1023
+#define NO_SCORE_SLOTS (1 << 15)
 
 /* The table: buckets of WAYS slots, each bucket a whole number of cache
  * lines, aligned, so that a probe reads the first line and, on a hit, the
@@ -97,7 +100,7 @@
 
 typedef struct table {
     int nwords;
-    size_t nbuckets, bytes, bucket_words;
+    size_t nbuckets, bytes, bucket_words, mapped;
     void *raw;
     uint64_t *slots;
     uint64_t probes, hits, stores, replaced, used;
@@ -112,6 +115,9 @@ typedef struct pns {
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
+    int tactics;
+    pb_tactics tac;
+    uint64_t no_score[NO_SCORE_SLOTS]; /* hashes of turn starts whose quick walk found no goal */
     double t0, deadline, next_report;
     volatile sig_atomic_t *stop;
     FILE *progress;
@@ -140,11 +146,12 @@ static int table_init(table *t, const pb_field *f, size_t bytes) {
     if (t->nbuckets < 1) t->nbuckets = 1;
     if (t->nbuckets > 0xffffffffULL) t->nbuckets = 0xffffffffULL;
     t->bytes = t->nbuckets * bucket;
-    /* calloc leaves large blocks as untouched zero pages: only the lines
-     * the search writes cost memory. */
-    t->raw = calloc(t->bytes + 64, 1);
+    /* Zero pages, page aligned: only the lines the search writes cost
+     * memory. */
+    t->mapped = t->bytes;
+    t->raw = pb_table_map(&t->mapped);
     if (!t->raw) return -1;
-    t->slots = (uint64_t *)(((uintptr_t)t->raw + 63) & ~(uintptr_t)63);
+    t->slots = t->raw;
     return 0;
 }
 
@@ -185,21 +192,22 @@ static inline int meta_hi(uint64_t m) { return (int)((m >> 35) & 3) - 1; }
  * (INF, 0) when the stored bounds decide it, the stored numbers when they
  * belong to this question, else the initial guess: 1 to answer for the
  * chooser, `moves` (its number of choices) against. */
-static void lookup(pns *s, const uint64_t *seg, int ball, int to_move, uint64_t hash, int moves, int or_node,
-                   uint64_t *pn, uint64_t *dn) {
+static int lookup(pns *s, const uint64_t *seg, int ball, int to_move, uint64_t hash, int moves, int or_node,
+                  uint64_t *pn, uint64_t *dn) {
     table *t = &s->tt;
     uint64_t *b = table_bucket(t, hash);
     int w = table_find(t, b, seg, key_bits(ball, to_move, hash));
     if (moves < 1) moves = 1;
     *pn = or_node ? 1 : (uint64_t)moves;
     *dn = or_node ? (uint64_t)moves : 1;
-    if (w < 0) return;
+    if (w < 0) return 0;
     uint64_t m = b[w];
     int lo = meta_lo(m), hi = meta_hi(m);
     int alo = s->A == to_move ? lo : -hi, ahi = s->A == to_move ? hi : -lo;
     if (alo >= s->t) *pn = 0, *dn = PN_INF;
     else if (ahi < s->t) *pn = PN_INF, *dn = 0;
     else if ((m & M_QUESTION) == s->qbits) *pn = b[WAYS + w] & 0xffffffffULL, *dn = b[WAYS + w] >> 32;
+    return 1;
 }
 
 /* Records the numbers of p (a proof or disproof as a bound, see 3. above). */
@@ -331,6 +339,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     if (s->node_limit && s->nodes >= s->node_limit) s->stopped = 2;
     if (s->stopped) return;
     const uint64_t n0 = s->nodes++;
+
     /* Prefetch every child's bucket before the first probe. */
     for (int d = 0; d < 8; d++) {
         int sg = f->seg[ball][d];
@@ -353,8 +362,21 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         s->steps++;
         int bounce = r == PB_STEP_BOUNCE;
         if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) leaf(s, loser, &cp, &cd);
-        else lookup(s, p->seg, p->ball, p->to_move, p->hash, f->degree0[p->ball] - p->deg[p->ball],
-                    p->to_move == s->A, &cp, &cd);
+        else if (!lookup(s, p->seg, p->ball, p->to_move, p->hash, f->degree0[p->ball] - p->deg[p->ball],
+                         p->to_move == s->A, &cp, &cd) && r == PB_STEP_STOP && s->tactics) {
+            /* A new turn start: if its mover can score this turn, it is a
+             * won leaf for that mover (a real goal route, tactics.h), kept
+             * in the table so that it is found, not walked, next time. */
+            uint64_t *seen = &s->no_score[p->hash & (NO_SCORE_SLOTS - 1)];
+            int budget = PB_SCORE_BUDGET;
+            if (*seen == p->hash) {
+                /* walked before and found no goal (a filter only: a
+                 * collision skips a walk, which costs time, not truth) */
+            } else if (pb_can_score(&s->tac, p, &budget, NULL, 0, NULL)) {
+                leaf(s, p->to_move ^ 1, &cp, &cd);
+                store(s, p, cp, cd, 1);
+            } else *seen = p->hash;
+        }
         pb_unstep(f, p, &u);
         /* A child that decides the node decides it now. */
         if ((or_node && cp == 0) || (!or_node && cd == 0)) {
@@ -539,15 +561,18 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     s->node_limit = o->node_limit;
     s->stop = o->stop;
     s->progress = o->progress;
+    s->tactics = !o->no_tactics && f->spec.rules != PB_RULES_TRIPLE;
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
     s->next_report = s->t0 + 2.0;
     int value = PB_UNKNOWN;
     pb_position *q = malloc(sizeof *q);
-    if (!q || table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, p))) {
+    if (!q || table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, p)) ||
+        pb_tactics_init(&s->tac, f)) {
         st->stopped = 4;
         free(q);
-        free(s->tt.raw);
+        pb_table_unmap(s->tt.raw, s->tt.mapped);
+        pb_tactics_free(&s->tac);
         free(s);
         return PB_UNKNOWN;
     }
@@ -577,7 +602,8 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     st->seconds = now_s() - s->t0;
     st->stopped = s->stopped;
     free(q);
-    free(s->tt.raw);
+    pb_table_unmap(s->tt.raw, s->tt.mapped);
+    pb_tactics_free(&s->tac);
     free(s);
     return value;
 }

@@ -80,21 +80,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "images.h"
+#include "tactics.h"
+
 #define POLL_MASK 4095
 #define BUSY 100             /* "another thread is in this node", never a value */
 #define BUSY_PLY 24          /* nodes nearer the root than this are marked busy */
 #define BUSY_SLOTS 4096      /* busy counters, indexed by the key's hash */
-#define SCORE_BUDGET 24      /* steps the quick "can the mover score?" check may take */
 
 /* What the threads of one solve share (read-only apart from atomics). */
 typedef struct shared {
     const pb_field *f;
     pb_tt *tt;
-    int8_t (*score_owner)[8]; /* per node and direction: whose goal the step scores in, or -1 */
-    int nimg, img[4];         /* orientations tried for a key: img[0] = 0 (identity), then
-                                 those the root is symmetric under (keys_choose) */
-    int16_t *node_img[4], *seg_img[4];
-    uint64_t (*delta[4])[8];  /* hash change of step (node, direction) in orientation k */
+    pb_tactics tac;           /* goal steps, "can the mover score?" */
+    pb_images im;             /* orientations tried for a key (images.h) */
     int tactics, full_keys;
     int nthreads;
     atomic_uint busy[BUSY_SLOTS];
@@ -116,8 +115,7 @@ typedef struct worker {
     pb_tt_stats st;
     atomic_int *job_done;     /* abandon the search when set; may be NULL */
     int aborted;
-    uint64_t img_hash[4];     /* hash of orientation k of the current position */
-    uint64_t img_seg[4][PB_MAX_WORDS];
+    pb_image_state ims;       /* the orientations of the current position */
 } worker;
 
 const char *pb_value_name(int v) {
@@ -132,57 +130,14 @@ static int end_value(int loser, int me) {
 
 /* ---- keys: the four orientations of a position ---- */
 
-/* Direction d seen in orientation k (each mirror is an involution). */
-static inline int dir_img(int k, int d) {
-    if (d >= 8) return d;
-    if (k & 1) d = (12 - d) & 7;
-    if (k & 2) d = (8 - d) & 7;
-    return d;
-}
-
 static int shared_init(shared *sh, const pb_field *f, pb_tt *tt, int full_keys) {
     memset(sh, 0, sizeof *sh);
     sh->f = f;
     sh->tt = tt;
     sh->tactics = 1;
     sh->nthreads = 1;
-    sh->score_owner = malloc(sizeof *sh->score_owner * (size_t)f->nlattice);
     sh->full_keys = full_keys;
-    sh->nimg = 1;
-    for (int k = 0; k < 4; k++) {
-        sh->node_img[k] = malloc(sizeof(int16_t) * (size_t)f->nlattice);
-        sh->seg_img[k] = malloc(sizeof(int16_t) * (size_t)(f->nsegments + 1));
-        sh->delta[k] = malloc(sizeof *sh->delta[k] * (size_t)f->nlattice);
-        if (!sh->node_img[k] || !sh->seg_img[k] || !sh->delta[k]) return -1;
-    }
-    if (!sh->score_owner) return -1;
-    for (int i = 0; i < f->nlattice; i++) {
-        int lr = f->mirror_lr[i], tb = f->mirror_tb[i];
-        sh->node_img[0][i] = (int16_t)i;
-        sh->node_img[1][i] = (int16_t)lr;
-        sh->node_img[2][i] = (int16_t)tb;
-        sh->node_img[3][i] = (int16_t)(lr >= 0 ? f->mirror_tb[lr] : -1);
-    }
-    for (int s = 0; s < f->nsegments; s++) {
-        int lr = f->seg_mirror_lr[s];
-        sh->seg_img[0][s] = (int16_t)s;
-        sh->seg_img[1][s] = (int16_t)lr;
-        sh->seg_img[2][s] = f->seg_mirror_tb[s];
-        sh->seg_img[3][s] = f->seg_mirror_tb[lr];
-    }
-    for (int i = 0; i < f->nlattice; i++)
-        for (int d = 0; d < 8; d++) {
-            sh->score_owner[i][d] = -1;
-            for (int k = 0; k < 4; k++) sh->delta[k][i][d] = 0;
-            if (!pb_is_node(f, i) || f->seg[i][d] < 0) continue;
-            int t = pb_step_to(f, i, d), owner = pb_goal_owner(f, t), s = f->seg[i][d];
-            for (int k = 0; k < 4; k++)
-                sh->delta[k][i][d] = f->zobrist_seg[sh->seg_img[k][s]] ^ f->zobrist_ball[sh->node_img[k][i]] ^
-                                     f->zobrist_ball[sh->node_img[k][t]];
-            if (owner == PB_NOBODY) continue;
-            int dy = pb_dir_dy[d];
-            if (f->box || (owner == PB_BOTTOM ? dy < 0 : dy > 0)) sh->score_owner[i][d] = (int8_t)owner;
-        }
+    if (pb_images_init(&sh->im, f) || pb_tactics_init(&sh->tac, f)) return -1;
     atomic_init(&sh->halt, 0);
     atomic_init(&sh->nodes, 0);
     atomic_init(&sh->classes_done, 0);
@@ -193,88 +148,30 @@ static int shared_init(shared *sh, const pb_field *f, pb_tt *tt, int full_keys) 
 }
 
 static void shared_free(shared *sh) {
-    free(sh->score_owner);
-    for (int k = 0; k < 4; k++) free(sh->node_img[k]), free(sh->seg_img[k]), free(sh->delta[k]);
-}
-
-/* The orientations a search from root p tries: those under which p is
- * symmetric (p itself, with the players swapped for TB).  A position and
- * its image can both be met only when the root's image is the root (or
- * nearly so), so from other roots the images would cost time and merge
- * almost nothing; the choice changes which entries are shared, never a
- * value. */
-static void keys_choose(shared *sh, const pb_position *p) {
-    const pb_field *f = sh->f;
-    sh->nimg = 1;
-    sh->img[0] = 0;
-    if (sh->full_keys) return;
-    pb_position *m = malloc(sizeof *m);
-    if (!m) return;
-    for (int k = 1; k < 4; k++) {
-        pb_position_mirror(f, p, m, k & 1, k >> 1);
-        if (m->ball == p->ball && !memcmp(m->seg, p->seg, sizeof(uint64_t) * (size_t)f->nwords))
-            sh->img[sh->nimg++] = k;
-    }
-    free(m);
-}
-
-/* Recomputes the worker's orientations of p from scratch. */
-static void keys_reset(worker *w, const pb_position *p) {
-    const shared *sh = w->sh;
-    const pb_field *f = sh->f;
-    for (int i = 1; i < sh->nimg; i++) {
-        int k = sh->img[i];
-        uint64_t *seg = w->img_seg[k];
-        memset(seg, 0, sizeof(uint64_t) * (size_t)f->nwords);
-        uint64_t h = f->zobrist_ball[sh->node_img[k][p->ball]];
-        if ((p->to_move ^ (k >> 1)) == PB_TOP) h ^= f->zobrist_top;
-        for (int wd = 0; wd < f->nwords; wd++)
-            for (uint64_t b = p->seg[wd]; b; b &= b - 1) {
-                int s = sh->seg_img[k][wd * 64 + __builtin_ctzll(b)];
-                seg[s >> 6] |= 1ULL << (s & 63);
-                h ^= f->zobrist_seg[s];
-            }
-        w->img_hash[k] = h;
-    }
+    pb_tactics_free(&sh->tac);
+    pb_images_free(&sh->im);
 }
 
 /* The table key of p: its orientation with the smallest hash; *orient
  * receives which. */
 static inline pb_tt_key key_of(const worker *w, const pb_position *p, int *orient) {
-    const shared *sh = w->sh;
-    int k = 0;
-    uint64_t h = p->hash;
-    for (int i = 1; i < sh->nimg; i++)
-        if (w->img_hash[sh->img[i]] < h) h = w->img_hash[sh->img[i]], k = sh->img[i];
-    *orient = k;
-    pb_tt_key key = {h, k ? w->img_seg[k] : p->seg,
-                     (uint64_t)(uint16_t)sh->node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
+    pb_image_key ik = pb_images_key(&w->sh->im, &w->ims, p);
+    *orient = ik.orient;
+    pb_tt_key key = {ik.hash, ik.seg, ik.bt};
     return key;
 }
 
 /* pb_step with the orientations kept up to date. */
 static inline pb_step_result step(worker *w, pb_position *p, int d, pb_undo *u, int *loser) {
-    const shared *sh = w->sh;
-    int from = p->ball, mover = p->to_move;
-    pb_step_result r = pb_step(sh->f, p, d, u, loser);
-    uint64_t top = p->to_move != mover ? sh->f->zobrist_top : 0;
-    for (int i = 1; i < sh->nimg; i++) {
-        int k = sh->img[i], s = sh->seg_img[k][u->seg];
-        w->img_seg[k][s >> 6] ^= 1ULL << (s & 63);
-        w->img_hash[k] ^= sh->delta[k][from][d] ^ top;
-    }
+    int mover = p->to_move;
+    pb_step_result r = pb_step(w->sh->f, p, d, u, loser);
+    pb_images_step(&w->sh->im, &w->ims, u->ball, d, u->seg, p->to_move != mover);
     return r;
 }
 
 static inline void unstep(worker *w, pb_position *p, int d, const pb_undo *u) {
-    const shared *sh = w->sh;
-    uint64_t top = p->to_move != u->to_move ? sh->f->zobrist_top : 0;
-    for (int i = 1; i < sh->nimg; i++) {
-        int k = sh->img[i], s = sh->seg_img[k][u->seg];
-        w->img_seg[k][s >> 6] ^= 1ULL << (s & 63);
-        w->img_hash[k] ^= sh->delta[k][u->ball][d] ^ top;
-    }
-    pb_unstep(sh->f, p, u);
+    pb_images_step(&w->sh->im, &w->ims, u->ball, d, u->seg, p->to_move != u->to_move);
+    pb_unstep(w->sh->f, p, u);
 }
 
 /* ---- progress, stop ---- */
@@ -310,62 +207,6 @@ static void poll(worker *w) {
 
 /* ---- step search (book, hockey) ---- */
 
-/* Can the mover end this turn in the opponent's goal?  A depth-first walk
- * over bounce chains from node `at`, at most *budget steps, without
- * touching the position: the walk's own segments walked[0..nw-1] count as
- * drawn and the nodes path[0..nw] it touched as occupied.  1 yes (the
- * route's nodes after `at` into nodes[len..] if nodes is given, its length
- * in *out_len), 0 no or not found within the budget.  walked and path
- * hold at least budget + 2 entries. */
-static int score_walk(const shared *sh, const pb_position *p, int at, int me, int16_t *walked, int16_t *path, int nw,
-                      int *budget, int16_t *nodes, int len, int *out_len) {
-    const pb_field *f = sh->f;
-    const int8_t *so = sh->score_owner[at];
-    int free_d[8], nf = 0;
-    for (int d = 0; d < 8; d++) {
-        int s = f->seg[at][d], k;
-        if (s < 0 || pb_drawn(p, s)) continue;
-        for (k = 0; k < nw && walked[k] != s; k++) {
-        }
-        if (k < nw) continue;
-        if (so[d] == (me ^ 1)) {
-            if (nodes) nodes[len] = (int16_t)pb_step_to(f, at, d), *out_len = len + 1;
-            return 1;
-        }
-        if (so[d] < 0) free_d[nf++] = d;
-    }
-    for (int i = 0; i < nf; i++) {
-        int d = free_d[i], t = pb_step_to(f, at, d), k;
-        int occupied = pb_occupied(f, p, t);
-        for (k = 0; !occupied && k <= nw; k++) occupied = path[k] == t;
-        if (!occupied) continue; /* a stop: the turn ends there */
-        if (--*budget < 0) return 0;
-        walked[nw] = (int16_t)f->seg[at][d];
-        path[nw + 1] = (int16_t)t;
-        if (nodes) nodes[len] = (int16_t)t;
-        /* A dead end at t leaves no step; the walk from t finds none. */
-        if (score_walk(sh, p, t, me, walked, path, nw + 1, budget, nodes, len + 1, out_len)) return 1;
-    }
-    return 0;
-}
-
-static int can_score(worker *w, pb_position *p, int *budget, int16_t *nodes, int len, int *out_len) {
-    int16_t walked_s[SCORE_BUDGET + 2], path_s[SCORE_BUDGET + 2];
-    int16_t *walked = walked_s, *path = path_s;
-    if (*budget > SCORE_BUDGET) {
-        walked = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
-        path = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
-        if (!walked || !path) {
-            free(walked), free(path);
-            return 0;
-        }
-    }
-    path[0] = p->ball;
-    int yes = score_walk(w->sh, p, p->ball, p->to_move, walked, path, 0, budget, nodes, len, out_len);
-    if (walked != walked_s) free(walked), free(path);
-    return yes;
-}
-
 /* Looks key k up and narrows the window (*alpha, *beta) to the proven
  * bounds; returns 1 with *cut set when the bounds alone answer the search
  * (fail-soft: the bound that decides it), else 0.  *ttbest gets the stored
@@ -393,7 +234,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     const shared *sh = w->sh;
     const pb_field *f = sh->f;
     const int me = p->to_move, ball = p->ball;
-    const int8_t *so = sh->score_owner[ball];
+    const int8_t *so = sh->tac.score_owner[ball];
     int dirs[8], score[8], n = 0, best = -2, bestd = 8;
     assert(-1 <= alpha && alpha < beta && beta <= 1);
     for (int d = 0; d < 8; d++) {
@@ -409,12 +250,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
         int t = pb_step_to(f, ball, d), fwd = me == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
         int bounce = pb_occupied(f, p, t);
         /* The child's bucket, loaded while the others are looked at. */
-        uint64_t top = bounce ? 0 : f->zobrist_top, h = p->hash ^ sh->delta[0][ball][d] ^ top;
-        for (int i = 1; i < sh->nimg; i++) {
-            uint64_t hk = w->img_hash[sh->img[i]] ^ sh->delta[sh->img[i]][ball][d] ^ top;
-            if (hk < h) h = hk;
-        }
-        pb_tt_prefetch(sh->tt, h);
+        pb_tt_prefetch(sh->tt, pb_images_child_hash(&sh->im, &w->ims, p, d, !bounce));
         /* Bounces first (the mover keeps the ball), then forward steps. */
         int sc = (bounce ? 8 : 0) + fwd;
         int k = n++;
@@ -428,10 +264,10 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     int orient, ttbest = 8, cut;
     pb_tt_key key = key_of(w, p, &orient);
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
-    ttbest = dir_img(orient, ttbest);
+    ttbest = pb_dir_img(orient, ttbest);
     if (sh->tactics && turn_start) {
-        int budget = SCORE_BUDGET;
-        if (can_score(w, p, &budget, NULL, 0, NULL)) return PB_WIN;
+        int budget = PB_SCORE_BUDGET;
+        if (pb_can_score(&sh->tac, p, &budget, NULL, 0, NULL)) return PB_WIN;
     }
     atomic_uint *busy = NULL;
     if (sh->nthreads > 1 && ply < BUSY_PLY) {
@@ -486,7 +322,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     if (w->aborted) return 0;
     int slo = best >= b0 ? best : best > a0 ? best : -1;
     int shi = best <= a0 ? best : best < b0 ? best : 1;
-    pb_tt_store(sh->tt, &key, slo, shi, dir_img(orient, bestd), w->nodes - nodes0, &w->st);
+    pb_tt_store(sh->tt, &key, slo, shi, pb_dir_img(orient, bestd), w->nodes - nodes0, &w->st);
     return best;
 }
 
@@ -525,7 +361,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
     int orient, ttbest = 8, cut;
-    keys_reset(w, p);
+    pb_images_reset(&w->sh->im, &w->ims, p);
     pb_tt_key key = key_of(w, p, &orient);
     /* The key points into the worker's orientations, which the children
      * overwrite: keep a copy of the segments for the store. */
@@ -556,7 +392,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
 /* The exact value of p for its player to move (p restored). */
 static int value_of(worker *w, pb_position *p) {
     if (w->sh->f->spec.rules == PB_RULES_TRIPLE) return search_turns(w, p, -1, 1);
-    keys_reset(w, p);
+    pb_images_reset(&w->sh->im, &w->ims, p);
     return search_steps(w, p, -1, 1, 0, 0, 1);
 }
 
@@ -603,7 +439,7 @@ static int step_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap,
     int len = 1, budget = 1 << 16, ok = 0;
     *kick = 0;
     nodes[0] = q->ball;
-    if (v == PB_WIN && cap > f->nsegments && can_score(w, q, &budget, nodes, 1, &len)) {
+    if (v == PB_WIN && cap > f->nsegments && pb_can_score(&w->sh->tac, q, &budget, nodes, 1, &len)) {
         free(undo);
         return len;
     }
@@ -953,7 +789,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         return -1;
     }
     sh->tactics = !o->no_tactics;
-    keys_choose(sh, p);
+    pb_images_choose(&sh->im, p, sh->full_keys);
     sh->stop = o->stop;
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
     sh->progress = o->progress;
@@ -1070,7 +906,7 @@ void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {
-    keys_choose(&s->sh, p);
+    pb_images_choose(&s->sh.im, p, s->sh.full_keys);
     s->sh.deadline = s->limit > 0 ? omp_get_wtime() + s->limit : 0;
     atomic_store(&s->sh.halt, 0);
     s->w.aborted = 0;
@@ -1115,18 +951,14 @@ void pb_solver_learn(pb_solver *s, const pb_position *p, int v) {
     /* Stored in every orientation, so that a later question finds it
      * whichever orientations its root lets the search try. */
     shared *sh = &s->sh;
-    int saved = sh->full_keys;
-    sh->full_keys = 0;
-    sh->nimg = 4;
-    for (int k = 0; k < 4; k++) sh->img[k] = k;
-    keys_reset(&s->w, p);
+    pb_images_all(&sh->im);
+    pb_images_reset(&sh->im, &s->w.ims, p);
     for (int k = 0; k < 4; k++) {
-        pb_tt_key key = {k ? s->w.img_hash[k] : p->hash, k ? s->w.img_seg[k] : p->seg,
-                         (uint64_t)(uint16_t)sh->node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
+        pb_tt_key key = {k ? s->w.ims.hash[k] : p->hash, k ? s->w.ims.seg[k] : p->seg,
+                         (uint64_t)(uint16_t)sh->im.node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
         pb_tt_store(&s->tt, &key, v, v, 8, (uint64_t)1 << 40, &s->w.st);
     }
-    sh->full_keys = saved;
-    sh->nimg = 1;
+    pb_images_choose(&sh->im, p, 1);
 }
 
 int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *value) {
