@@ -66,6 +66,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "images.h"
 #include "process.h"
 #include "tactics.h"
 #include "triple.h"
@@ -111,7 +112,8 @@ typedef struct pns {
     table tt;
     int A, t, weak;         /* the question; weak or summed numbers */
     int eps;                /* threshold slack in 1/1024, < 0: none */
-    uint64_t qbits;         /* the question's meta bits */
+    pb_images im;           /* orientations keyed alike (images.h) */
+    pb_image_state ims;     /* of the current position (book, hockey) */
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
@@ -167,9 +169,8 @@ static inline void table_prefetch(const table *t, uint64_t hash) {
     __builtin_prefetch(b + 8);
 }
 
-static inline uint64_t key_bits(int ball, int to_move, uint64_t hash) {
-    return (uint64_t)ball | (uint64_t)to_move << 16 | M_USED | (hash >> 49) << 18;
-}
+/* bt: ball | to_move << 16 of the key's orientation. */
+static inline uint64_t key_bits(uint64_t bt, uint64_t hash) { return bt | M_USED | (hash >> 49) << 18; }
 
 static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) { return b + 2 * WAYS + (size_t)w * (size_t)t->nwords; }
 
@@ -188,15 +189,28 @@ static int table_find(table *t, uint64_t *b, const uint64_t *seg, uint64_t key) 
 static inline int meta_lo(uint64_t m) { return (int)((m >> 33) & 3) - 1; }
 static inline int meta_hi(uint64_t m) { return (int)((m >> 35) & 3) - 1; }
 
+/* The meta bits of the current question (A, t) for a key in orientation
+ * `orient`: a top-bottom image swaps the players, so A is named as the
+ * image sees it, and numbers stored from one orientation are read back
+ * for the same question from any other. */
+static inline uint64_t qbits(const pns *s, int orient) {
+    return (1ULL | (uint64_t)(s->A ^ (orient >> 1)) << 1 | (uint64_t)s->t << 2) << 37;
+}
+
+/* The key of a position in its own orientation (triple's plies). */
+static inline pb_image_key plain_key(const pb_position *p) {
+    pb_image_key k = {0, p->hash, (uint64_t)(uint16_t)p->ball | (uint64_t)p->to_move << 16, p->seg};
+    return k;
+}
+
 /* The numbers of a position for the current question: (0, INF) or
  * (INF, 0) when the stored bounds decide it, the stored numbers when they
  * belong to this question, else the initial guess: 1 to answer for the
  * chooser, `moves` (its number of choices) against. */
-static int lookup(pns *s, const uint64_t *seg, int ball, int to_move, uint64_t hash, int moves, int or_node,
-                  uint64_t *pn, uint64_t *dn) {
+static int lookup(pns *s, const pb_image_key *k, int to_move, int moves, int or_node, uint64_t *pn, uint64_t *dn) {
     table *t = &s->tt;
-    uint64_t *b = table_bucket(t, hash);
-    int w = table_find(t, b, seg, key_bits(ball, to_move, hash));
+    uint64_t *b = table_bucket(t, k->hash);
+    int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
     if (moves < 1) moves = 1;
     *pn = or_node ? 1 : (uint64_t)moves;
     *dn = or_node ? (uint64_t)moves : 1;
@@ -206,17 +220,17 @@ static int lookup(pns *s, const uint64_t *seg, int ball, int to_move, uint64_t h
     int alo = s->A == to_move ? lo : -hi, ahi = s->A == to_move ? hi : -lo;
     if (alo >= s->t) *pn = 0, *dn = PN_INF;
     else if (ahi < s->t) *pn = PN_INF, *dn = 0;
-    else if ((m & M_QUESTION) == s->qbits) *pn = b[WAYS + w] & 0xffffffffULL, *dn = b[WAYS + w] >> 32;
+    else if ((m & M_QUESTION) == qbits(s, k->orient)) *pn = b[WAYS + w] & 0xffffffffULL, *dn = b[WAYS + w] >> 32;
     return 1;
 }
 
 /* Records the numbers of p (a proof or disproof as a bound, see 3. above). */
-static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64_t work) {
+static void store(pns *s, const pb_image_key *k, int to_move, uint64_t pn, uint64_t dn, uint64_t work) {
     table *t = &s->tt;
     const int nw = t->nwords;
-    uint64_t key = key_bits(p->ball, p->to_move, p->hash);
-    uint64_t *b = table_bucket(t, p->hash);
-    int e = table_find(t, b, p->seg, key), lo = -1, hi = 1;
+    uint64_t key = key_bits(k->bt, k->hash);
+    uint64_t *b = table_bucket(t, k->hash);
+    int e = table_find(t, b, k->seg, key), lo = -1, hi = 1;
     t->stores++;
     if (e >= 0) {
         lo = meta_lo(b[e]), hi = meta_hi(b[e]);
@@ -231,10 +245,10 @@ static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64
         }
         if (b[e] & M_USED) t->replaced++;
         else t->used++;
-        memcpy(slot_seg(t, b, e), p->seg, sizeof(uint64_t) * (size_t)nw);
+        memcpy(slot_seg(t, b, e), k->seg, sizeof(uint64_t) * (size_t)nw);
         b[e] = key;
     }
-    int mine = s->A == p->to_move;
+    int mine = s->A == to_move;
     if (pn == 0) {
         if (mine) lo = lo > s->t ? lo : s->t;
         else hi = hi < -s->t ? hi : -s->t;
@@ -247,7 +261,7 @@ static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64
     if (oldwork > work) work = oldwork;
     uint64_t m = (b[e] & M_KEY) | (uint64_t)(lo + 1) << 33 | (uint64_t)(hi + 1) << 35 | work << 40;
     if (pn != 0 && dn != 0) {
-        m |= s->qbits;
+        m |= qbits(s, k->orient);
         b[WAYS + e] = (pn < NUM_MAX ? pn : NUM_MAX) | (dn < NUM_MAX ? dn : NUM_MAX) << 32;
     } else m |= b[e] & M_QUESTION;
     b[e] = m;
@@ -332,6 +346,45 @@ static void leaf(const pns *s, int loser, uint64_t *pn, uint64_t *dn) {
 /* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
  * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
  * restored on return. */
+/* pb_step and pb_unstep with the orientations kept up to date. */
+static inline pb_step_result step(pns *s, pb_position *p, int d, pb_undo *u, int *loser) {
+    int mover = p->to_move;
+    pb_step_result r = pb_step(s->f, p, d, u, loser);
+    s->steps++;
+    pb_images_step(&s->im, &s->ims, u->ball, d, u->seg, p->to_move != mover);
+    return r;
+}
+
+static inline void unstep(pns *s, pb_position *p, int d, const pb_undo *u) {
+    pb_images_step(&s->im, &s->ims, u->ball, d, u->seg, p->to_move != u->to_move);
+    pb_unstep(s->f, p, u);
+}
+
+/* The numbers of the child reached by step d from p (p is the child on
+ * entry and on return).  A new turn start whose mover can score this turn
+ * is a won leaf for that mover (a real goal route, tactics.h), kept in the
+ * table so that it is found, not walked, next time. */
+static void child_numbers(pns *s, pb_position *p, pb_step_result r, int loser, uint64_t *cp, uint64_t *cd) {
+    const pb_field *f = s->f;
+    if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) {
+        leaf(s, loser, cp, cd);
+        return;
+    }
+    pb_image_key k = pb_images_key(&s->im, &s->ims, p);
+    if (lookup(s, &k, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
+    if (r != PB_STEP_STOP || !s->tactics) return;
+    uint64_t *seen = &s->no_score[p->hash & (NO_SCORE_SLOTS - 1)];
+    int budget = PB_SCORE_BUDGET;
+    if (*seen == p->hash) return; /* walked before, no goal found (a filter: a collision costs time, not truth) */
+    if (pb_can_score(&s->tac, p, &budget, NULL, 0, NULL)) {
+        leaf(s, p->to_move ^ 1, cp, cd);
+        store(s, &k, p->to_move, *cp, *cd, 1);
+    } else *seen = p->hash;
+}
+
+/* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
+ * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
+ * restored on return. */
 static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int ply, uint64_t *opn, uint64_t *odn) {
     const pb_field *f = s->f;
     const int ball = p->ball, or_node = p->to_move == s->A;
@@ -339,15 +392,11 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     if (s->node_limit && s->nodes >= s->node_limit) s->stopped = 2;
     if (s->stopped) return;
     const uint64_t n0 = s->nodes++;
-
     /* Prefetch every child's bucket before the first probe. */
     for (int d = 0; d < 8; d++) {
-        int sg = f->seg[ball][d];
-        if (sg < 0 || pb_drawn(p, sg)) continue;
-        int to = pb_step_to(f, ball, d);
-        uint64_t h = p->hash ^ f->zobrist_seg[sg] ^ f->zobrist_ball[ball] ^ f->zobrist_ball[to];
-        if (!pb_occupied(f, p, to)) h ^= f->zobrist_top;
-        table_prefetch(&s->tt, h);
+        if (!pb_free(f, p, ball, d)) continue;
+        int bounce = pb_occupied(f, p, pb_step_to(f, ball, d));
+        table_prefetch(&s->tt, pb_images_child_hash(&s->im, &s->ims, p, d, !bounce));
     }
     kid k[8];
     int score[8], n = 0;
@@ -358,26 +407,9 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         int loser;
         uint64_t cp, cd;
         int fwd = p->to_move == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
-        pb_step_result r = pb_step(f, p, d, &u, &loser);
-        s->steps++;
-        int bounce = r == PB_STEP_BOUNCE;
-        if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) leaf(s, loser, &cp, &cd);
-        else if (!lookup(s, p->seg, p->ball, p->to_move, p->hash, f->degree0[p->ball] - p->deg[p->ball],
-                         p->to_move == s->A, &cp, &cd) && r == PB_STEP_STOP && s->tactics) {
-            /* A new turn start: if its mover can score this turn, it is a
-             * won leaf for that mover (a real goal route, tactics.h), kept
-             * in the table so that it is found, not walked, next time. */
-            uint64_t *seen = &s->no_score[p->hash & (NO_SCORE_SLOTS - 1)];
-            int budget = PB_SCORE_BUDGET;
-            if (*seen == p->hash) {
-                /* walked before and found no goal (a filter only: a
-                 * collision skips a walk, which costs time, not truth) */
-            } else if (pb_can_score(&s->tac, p, &budget, NULL, 0, NULL)) {
-                leaf(s, p->to_move ^ 1, &cp, &cd);
-                store(s, p, cp, cd, 1);
-            } else *seen = p->hash;
-        }
-        pb_unstep(f, p, &u);
+        pb_step_result r = step(s, p, d, &u, &loser);
+        child_numbers(s, p, r, loser, &cp, &cd);
+        unstep(s, p, d, &u);
         /* A child that decides the node decides it now. */
         if ((or_node && cp == 0) || (!or_node && cd == 0)) {
             pn = or_node ? 0 : PN_INF, dn = or_node ? PN_INF : 0;
@@ -386,7 +418,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         }
         /* Bounces first (the mover keeps the ball), then forward steps:
          * the order that breaks ties between equal numbers. */
-        int sc = bounce * 8 + fwd, j = n++;
+        int sc = (r == PB_STEP_BOUNCE) * 8 + fwd, j = n++;
         while (j > 0 && score[j - 1] < sc) k[j] = k[j - 1], score[j] = score[j - 1], j--;
         k[j].pn = cp, k[j].dn = cd, k[j].idx = d, score[j] = sc;
     }
@@ -399,15 +431,15 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
             int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
             pb_undo u;
             int loser;
-            pb_step(f, p, k[c].idx, &u, &loser);
-            s->steps++;
+            step(s, p, k[c].idx, &u, &loser);
             if (ply == 0) s->iterations++;
             mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
-            pb_unstep(f, p, &u);
+            unstep(s, p, k[c].idx, &u);
             if (s->stopped) return;
         }
     }
-    store(s, p, pn, dn, s->nodes - n0);
+    pb_image_key key = pb_images_key(&s->im, &s->ims, p);
+    store(s, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
 
@@ -430,7 +462,10 @@ static int collect_ply(void *ctx, const pb_field *f, pb_position *after, const p
     if (c->chooser < 0) c->chooser = r->mover, c->or_node = r->mover == s->A;
     uint64_t cp, cd;
     if (r->end != PB_END_NONE) leaf(s, r->loser, &cp, &cd);
-    else lookup(s, after->seg, after->ball, after->to_move, after->hash, 1, 1, &cp, &cd);
+    else {
+        pb_image_key k = plain_key(after);
+        lookup(s, &k, after->to_move, 1, 1, &cp, &cd);
+    }
     if ((c->or_node && cp == 0) || (!c->or_node && cd == 0)) {
         c->decided = 1;
         return 1;
@@ -523,7 +558,8 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     free(c.hash);
     free(c.k);
     if (s->stopped) return;
-    store(s, p, pn, dn, s->nodes - n0);
+    pb_image_key key = plain_key(p);
+    store(s, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
 
@@ -532,7 +568,6 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
 /* Is "A reaches at least t" true at p?  1 yes, 0 no, -1 stopped. */
 static int ask(pns *s, pb_position *p, int A, int t) {
     s->A = A, s->t = t;
-    s->qbits = (1ULL | (uint64_t)A << 1 | (uint64_t)t << 2) << 37;
     uint64_t pn = 1, dn = 1;
     if (s->f->spec.rules == PB_RULES_TRIPLE) mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     else mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
@@ -568,15 +603,18 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     int value = PB_UNKNOWN;
     pb_position *q = malloc(sizeof *q);
     if (!q || table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, p)) ||
-        pb_tactics_init(&s->tac, f)) {
+        pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f)) {
         st->stopped = 4;
         free(q);
         pb_table_unmap(s->tt.raw, s->tt.mapped);
         pb_tactics_free(&s->tac);
+        pb_images_free(&s->im);
         free(s);
         return PB_UNKNOWN;
     }
     *q = *p;
+    if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, p, o->full_keys);
+    pb_images_reset(&s->im, &s->ims, p);
     /* Draws exist in triple and in hockey with drawn dead ends; elsewhere
      * every leaf is a win or a loss, so "cannot win" means "loses". */
     int draws = f->spec.rules == PB_RULES_TRIPLE ||
@@ -604,6 +642,7 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     free(q);
     pb_table_unmap(s->tt.raw, s->tt.mapped);
     pb_tactics_free(&s->tac);
+    pb_images_free(&s->im);
     free(s);
     return value;
 }

@@ -28,6 +28,8 @@ typedef struct pb_pns_opts {
                                         instead of the weak max + count - 1 */
     int epsilon;                     /* threshold slack in 1/1024 (the 1+e trick);
                                         0 = 1024 (e = 1), negative = none */
+    int full_keys;                   /* no mirror images in the table's keys
+                                        (tests, measurements) */
     int no_tactics;                  /* no "can the new mover score?" check at
                                         turn starts (measurements) */
 } pb_pns_opts;
