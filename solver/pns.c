@@ -581,15 +581,23 @@ const char *pb_pns_stop_name(int stopped) {
          : stopped == 4 ? "memory" : "";
 }
 
-int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st) {
-    pns *s = calloc(1, sizeof *s);
-    pb_pns_stats local;
-    if (!st) st = &local;
-    memset(st, 0, sizeof *st);
-    if (!s) {
-        st->stopped = 4;
-        return PB_UNKNOWN;
-    }
+struct pb_pns {
+    pns s;
+    pb_position q;
+    int questions;
+};
+
+static void pns_release(pb_pns *x) {
+    pb_table_unmap(x->s.tt.raw, x->s.tt.mapped);
+    pb_tactics_free(&x->s.tac);
+    pb_images_free(&x->s.im);
+    free(x);
+}
+
+pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts *o) {
+    pb_pns *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    pns *s = &x->s;
     s->f = f;
     s->weak = !o->sum;
     s->eps = o->epsilon == 0 ? 1024 : o->epsilon;
@@ -600,34 +608,47 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
     s->next_report = s->t0 + 2.0;
-    int value = PB_UNKNOWN;
-    pb_position *q = malloc(sizeof *q);
-    if (!q || table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, p)) ||
+    if (table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, root)) ||
         pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f)) {
-        st->stopped = 4;
-        free(q);
-        pb_table_unmap(s->tt.raw, s->tt.mapped);
-        pb_tactics_free(&s->tac);
-        pb_images_free(&s->im);
-        free(s);
-        return PB_UNKNOWN;
+        pns_release(x);
+        return NULL;
     }
-    *q = *p;
-    if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, p, o->full_keys);
+    /* The orientations the root is symmetric under, kept for every later
+     * question: positions met from this root (images.h). */
+    if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, o->full_keys);
+    return x;
+}
+
+void pb_pns_free(pb_pns *x) {
+    if (x) pns_release(x);
+}
+
+int pb_pns_solve(pb_pns *x, const pb_position *p) {
+    pns *s = &x->s;
+    const pb_field *f = s->f;
+    if (s->stopped) return PB_UNKNOWN;
+    x->q = *p;
     pb_images_reset(&s->im, &s->ims, p);
     /* Draws exist in triple and in hockey with drawn dead ends; elsewhere
      * every leaf is a win or a loss, so "cannot win" means "loses". */
     int draws = f->spec.rules == PB_RULES_TRIPLE ||
                 (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW);
-    int me = p->to_move, yes = ask(s, q, me, PB_WIN);
-    st->questions = 1;
+    int me = p->to_move, yes = ask(s, &x->q, me, PB_WIN), value = PB_UNKNOWN;
+    x->questions = 1;
     if (yes == 1) value = PB_WIN;
     else if (yes == 0 && !draws) value = PB_LOSS;
     else if (yes == 0) {
-        st->questions = 2;
-        yes = ask(s, q, me, PB_DRAW);
+        x->questions = 2;
+        yes = ask(s, &x->q, me, PB_DRAW);
         if (yes >= 0) value = yes ? PB_DRAW : PB_LOSS;
     }
+    return value;
+}
+
+void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
+    const pns *s = &x->s;
+    memset(st, 0, sizeof *st);
+    st->questions = x->questions;
     st->nodes = s->nodes;
     st->steps = s->steps;
     st->iterations = s->iterations;
@@ -639,10 +660,36 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     st->stores = s->tt.stores, st->replaced = s->tt.replaced;
     st->seconds = now_s() - s->t0;
     st->stopped = s->stopped;
-    free(q);
-    pb_table_unmap(s->tt.raw, s->tt.mapped);
-    pb_tactics_free(&s->tac);
-    pb_images_free(&s->im);
-    free(s);
-    return value;
+}
+
+const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
+
+int pb_pns_known(pb_pns *x, const pb_position *p) {
+    pns *s = &x->s;
+    pb_image_state *st = malloc(sizeof *st);
+    if (!st) return PB_UNKNOWN;
+    pb_images_reset(&s->im, st, p);
+    pb_image_key k = pb_images_key(&s->im, st, p);
+    free(st);
+    table *t = &s->tt;
+    uint64_t *b = table_bucket(t, k.hash);
+    int w = table_find(t, b, k.seg, key_bits(k.bt, k.hash));
+    if (w < 0) return PB_UNKNOWN;
+    int lo = meta_lo(b[w]), hi = meta_hi(b[w]);
+    return lo == hi ? lo : lo == PB_WIN ? PB_WIN : hi == PB_LOSS ? PB_LOSS : PB_UNKNOWN;
+}
+
+int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st) {
+    pb_pns *x = pb_pns_new(f, p, o);
+    pb_pns_stats local;
+    if (!st) st = &local;
+    if (!x) {
+        memset(st, 0, sizeof *st);
+        st->stopped = 4;
+        return PB_UNKNOWN;
+    }
+    int v = pb_pns_solve(x, p);
+    pb_pns_get_stats(x, st);
+    pb_pns_free(x);
+    return v;
 }

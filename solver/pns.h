@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "search.h"
+#include "tactics.h"
 
 typedef struct pb_pns_opts {
     size_t table_bytes;              /* table memory cap; 0 = as alpha-beta's
@@ -51,6 +52,22 @@ typedef struct pb_pns_stats {
  * move: PB_WIN, PB_DRAW or PB_LOSS, or PB_UNKNOWN when stopped (st->stopped
  * says why).  st may be NULL. */
 int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st);
+
+/* A search kept between questions about positions met from one root (its
+ * table, its orientations, its limits: time and node limits count from
+ * pb_pns_new, and once stopped every later question answers PB_UNKNOWN).
+ * NULL if memory is short. */
+typedef struct pb_pns pb_pns;
+pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts *o);
+void pb_pns_free(pb_pns *s);
+/* The value of p as pb_pns_value gives it. */
+int pb_pns_solve(pb_pns *s, const pb_position *p);
+/* The counts of every question so far (questions: of the last one). */
+void pb_pns_get_stats(const pb_pns *s, pb_pns_stats *st);
+/* p's value if the table alone decides it (no search), else PB_UNKNOWN. */
+int pb_pns_known(pb_pns *s, const pb_position *p);
+/* Its "can the mover score?" walker (for pb_line_route). */
+const pb_tactics *pb_pns_tactics(const pb_pns *s);
 
 /* "time limit", "node limit", "stop flag", "memory" or "" for st->stopped. */
 const char *pb_pns_stop_name(int stopped);

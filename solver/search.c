@@ -81,6 +81,8 @@
 #include <string.h>
 
 #include "images.h"
+#include "line.h"
+#include "pns.h"
 #include "tactics.h"
 
 #define POLL_MASK 4095
@@ -404,88 +406,16 @@ static void worker_init(worker *w, shared *sh, int id) {
 
 /* ---- the best route from a position (best turn, line, hints) ---- */
 
-typedef struct pick_ctx {
-    worker *w;
-    int me, want;
-    int16_t *nodes;
-    int cap, len, kick, found, found_pref;
-} pick_ctx;
-
-static int pick_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
-    pick_ctx *c = ctx;
-    (void)f;
-    /* As in step_route: the winner takes a goal at once if one wins; the
-     * other side prefers a route that keeps the game going. */
-    int ends = r->end != PB_END_NONE, prefer = c->want == PB_WIN ? ends : !ends;
-    if (c->found && (!prefer || c->found_pref)) return 0;
-    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : value_of(c->w, after);
-    if (r->end == PB_END_NONE && after->to_move != c->me) v = -v;
-    if (c->w->aborted) return 1;
-    if (v != c->want || r->len > c->cap) return 0;
-    memcpy(c->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
-    c->len = r->len, c->kick = r->kick, c->found = 1;
-    c->found_pref = prefer;
-    return prefer;
+/* pb_value_fn over the worker's search (line.h). */
+static int worker_value(void *ctx, pb_position *q) {
+    worker *w = ctx;
+    int v = value_of(w, q);
+    return w->aborted ? PB_UNKNOWN : v;
 }
 
-/* Book and hockey: a best route chosen step by step (no route list).  The
- * winner scores this turn if it can (the first goal route found by
- * can_score within a fixed budget); otherwise, at each step, the first
- * step in direction order that keeps the value, the winner preferring a
- * step that ends the game, the other side one that does not. */
-static int step_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap, int *kick) {
-    const pb_field *f = w->sh->f;
-    pb_undo *undo = malloc(sizeof *undo * (size_t)(f->nsegments + 1));
-    int len = 1, budget = 1 << 16, ok = 0;
-    *kick = 0;
-    nodes[0] = q->ball;
-    if (v == PB_WIN && cap > f->nsegments && pb_can_score(&w->sh->tac, q, &budget, nodes, 1, &len)) {
-        free(undo);
-        return len;
-    }
-    len = 1;
-    for (;;) {
-        const int me = q->to_move;
-        int bestd = -1, bestpref = -1;
-        for (int d = 0; d < 8 && bestpref < 1; d++) {
-            if (!pb_free(f, q, q->ball, d)) continue;
-            pb_undo u;
-            int loser, cv;
-            pb_step_result r = pb_step(f, q, d, &u, &loser);
-            if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) cv = end_value(loser, me);
-            else {
-                cv = value_of(w, q);
-                if (r == PB_STEP_STOP) cv = -cv;
-            }
-            pb_unstep(f, q, &u);
-            if (w->aborted) goto out;
-            if (cv != v) continue;
-            int ends = r == PB_STEP_GOAL || r == PB_STEP_DEAD_END;
-            int pref = v == PB_WIN ? ends : !ends;
-            if (pref > bestpref) bestpref = pref, bestd = d;
-        }
-        assert(bestd >= 0);
-        if (bestd < 0 || len >= cap) goto out;
-        int loser;
-        pb_step_result r = pb_step(f, q, bestd, &undo[len], &loser);
-        nodes[len++] = q->ball;
-        if (r != PB_STEP_BOUNCE) break;
-    }
-    ok = 1;
-out:
-    for (int k = len - 1; k >= 1; k--) pb_unstep(f, q, &undo[k]);
-    free(undo);
-    return ok ? len : 0;
-}
-
-/* A best route from q (value v for q's player to move) into nodes;
- * returns its length (0: none, the game is over at q, or aborted). */
 static int best_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap, int *kick) {
-    if (w->sh->f->spec.rules != PB_RULES_TRIPLE) return step_route(w, q, v, nodes, cap, kick);
-    pick_ctx c = {w, q->to_move, v, nodes, cap, 0, 0, 0, 0};
-    pb_routes_foreach(w->sh->f, q, pick_route, &c);
-    *kick = c.kick;
-    return c.found && !w->aborted ? c.len : 0;
+    int len = pb_line_route(w->sh->f, &w->sh->tac, worker_value, w, q, v, nodes, cap, kick);
+    return w->aborted ? 0 : len;
 }
 
 /* ---- first-turn classes ---- */
@@ -656,8 +586,9 @@ void pb_solve_combine(const pb_position *p, pb_solve_result *r) {
 const char pb_solve_pv_kind[] =
     "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps the value; "
     "the winner scores in its turn when it can; otherwise each step is the first in direction order that "
-    "keeps the value, the winner preferring a step that ends the game, the other side one that does not "
-    "(triple: whole plies, the first in generation order)";
+    "keeps the value (with --algo pn the first its table already proves to, if any), the winner preferring "
+    "a step that ends the game, the other side one that does not (triple: whole plies, the first in "
+    "generation order)";
 
 void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, pb_solve_next_route next, void *ctx,
                    int max_turns) {
@@ -729,7 +660,8 @@ static int keep_going(void *ctx) {
 }
 
 typedef struct routes_ctx {
-    worker *w;
+    pb_value_fn value;
+    void *vctx;
     int me;
     pb_solve_route_fn fn;
     void *ctx;
@@ -739,9 +671,9 @@ typedef struct routes_ctx {
 static int route_out(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     routes_ctx *c = ctx;
     (void)f;
-    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : value_of(c->w, after);
+    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : c->value(c->vctx, after);
+    if (v == PB_UNKNOWN) return c->stopped = 1;
     if (r->end == PB_END_NONE && after->to_move != c->me) v = -v;
-    if (c->w->aborted) return c->stopped = 1;
     if (c->fn(c->ctx, r, v)) return c->stopped = 1;
     return 0;
 }
@@ -772,6 +704,39 @@ size_t pb_solve_default_hash(const pb_field *f, const pb_position *p) {
     return k <= 48 ? (size_t)1 << 20 : k <= 96 ? (size_t)8 << 20 : PB_SOLVE_DEFAULT_HASH;
 }
 
+/* The method that proves values for pb_solve: alpha-beta on the threads,
+ * or proof-number search (one thread) kept between questions. */
+typedef struct prover {
+    shared *sh;
+    worker *ws;
+    int nthreads;
+    pb_pns *pn;
+} prover;
+
+/* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops. */
+static int prove(void *ctx, pb_position *q) {
+    prover *pv = ctx;
+    if (!pv->pn) {
+        int v = parallel_value(pv->sh, pv->ws, pv->nthreads, q);
+        return atomic_load(&pv->sh->halt) ? PB_UNKNOWN : v;
+    }
+    int v = pb_pns_solve(pv->pn, q);
+    if (v == PB_UNKNOWN) atomic_store(&pv->sh->halt, 1);
+    return v;
+}
+
+/* pb_value_fn of a prover's table alone (proof-number search). */
+static int prover_known(void *ctx, pb_position *q) { return pb_pns_known(((prover *)ctx)->pn, q); }
+
+/* pb_solve_next_route of a prover: the line's next turn. */
+static int prover_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *kick) {
+    prover *pv = ctx;
+    if (!pv->pn) return line_next(&pv->ws[0], q, nodes, cap, kick);
+    int v = prove(pv, q);
+    if (v == PB_UNKNOWN) return 0;
+    return pb_line_route_known(pv->sh->f, pb_pns_tactics(pv->pn), prove, prover_known, pv, q, v, nodes, cap, kick);
+}
+
 int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r) {
     memset(r, 0, sizeof *r);
     r->value = PB_UNKNOWN;
@@ -798,6 +763,24 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     worker *w0 = &ws[0];
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
+    prover pv = {sh, ws, nthreads, NULL};
+    if (o->algo == PB_ALGO_PN) {
+        pb_pns_opts po = {0};
+        po.table_bytes = o->hash_bytes;
+        po.time_limit = o->time_limit;
+        po.stop = o->stop;
+        po.progress = o->progress;
+        po.full_keys = o->full_keys;
+        po.no_tactics = o->no_tactics;
+        pv.pn = pb_pns_new(f, p, &po);
+        if (!pv.pn) {
+            free(q), free(ws);
+            shared_free(sh);
+            free(sh);
+            pb_tt_free(&tt);
+            return -1;
+        }
+    }
 
     if (o->first_turns) {
         /* Every class: listed (bounded), then each proven with all threads. */
@@ -819,7 +802,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
                 uint64_t n0 = 0;
                 for (int k = 0; k < nthreads; k++) n0 += ws[k].nodes;
                 double t0 = omp_get_wtime();
-                int v = parallel_value(sh, ws, nthreads, q);
+                int v = prove(&pv, q);
                 sh->phase = "the first-turn classes";
                 if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
                 for (int k = 0; k < nthreads; k++) t->nodes_searched += ws[k].nodes;
@@ -834,29 +817,29 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
             /* Too many classes to list: the value all the same. */
             sh->phase = "the value";
             *q = *p;
-            r->value = parallel_value(sh, ws, nthreads, q);
+            r->value = prove(&pv, q);
         }
     } else {
         pb_position m;
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
         *q = *p;
-        r->value = parallel_value(sh, ws, nthreads, q);
+        r->value = prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
     if (r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
         sh->phase = "the line";
         w0->aborted = 0;
-        pb_solve_line(f, p, r, line_next, w0, o->no_pv ? 1 : 0);
+        pb_solve_line(f, p, r, prover_next, &pv, o->no_pv ? 1 : 0);
         if (w0->aborted) complete = 0;
     }
     if (o->all_routes && r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
         sh->phase = "every first turn";
-        routes_ctx rc = {w0, p->to_move, o->all_routes, o->all_routes_ctx, 0};
+        routes_ctx rc = {prove, &pv, p->to_move, o->all_routes, o->all_routes_ctx, 0};
         w0->aborted = 0;
         *q = *p;
         pb_routes_foreach(f, q, route_out, &rc);
-        if (w0->aborted) complete = 0;
+        if (w0->aborted || rc.stopped) complete = 0;
     }
     r->stopped = r->stopped || atomic_load(&sh->halt);
     r->complete = complete && !r->stopped;
@@ -867,6 +850,14 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         nodes += ws[i].nodes;
         st.probes += ws[i].st.probes, st.hits += ws[i].st.hits;
         st.stores += ws[i].st.stores, st.replaced += ws[i].st.replaced, st.inserted += ws[i].st.inserted;
+    }
+    if (pv.pn) {
+        pb_pns_stats ps;
+        pb_pns_get_stats(pv.pn, &ps);
+        nodes += ps.nodes;
+        st.probes += ps.probes, st.hits += ps.hits, st.stores += ps.stores, st.replaced += ps.replaced;
+        st.inserted += ps.peak_used;
+        pb_pns_free(pv.pn);
     }
     r->nodes = nodes;
     r->tt = st;

@@ -38,7 +38,12 @@ typedef struct pb_solve_opts {
     size_t class_bytes;              /* memory cap of the first-turn class list; 0 = PB_SOLVE_CLASS_BYTES */
     int full_keys;                   /* no mirror images in the table's keys (tests, measurements) */
     int no_tactics;                  /* no "can the mover score this turn?" check (measurements) */
+    int algo;                        /* PB_ALGO_AB (0) or PB_ALGO_PN */
 } pb_solve_opts;
+
+/* How pb_solve proves values: proof-number search (pns.h; one thread) or
+ * alpha-beta (this file; OpenMP threads). */
+enum { PB_ALGO_AB = 0, PB_ALGO_PN = 1 };
 
 #define PB_SOLVE_DEFAULT_HASH ((size_t)64 << 20)
 #define PB_SOLVE_CLASS_BYTES ((size_t)64 << 20)
