@@ -100,7 +100,7 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Endgames of (2;8;10) with least..most reachable free segments, solved
  * value first in one process: median, mean and largest time. */
-static int bench_endgames(const pb_opts *o, int least, int most, int count, int *first) {
+static int bench_endgames(const pb_opts *o, int least, int most, int count, int algo, int *first) {
     pb_field_spec sp = {PB_RULES_BOOK, 2, 8, 10, 0, PB_DEAD_END_DRAW};
     char err[256], name[64];
     pb_field *f = pb_field_new(&sp, err, sizeof err);
@@ -115,6 +115,7 @@ static int bench_endgames(const pb_opts *o, int least, int most, int count, int 
         pb_solve_opts so = {0};
         so.threads = 1;
         so.no_pv = 1;
+        so.algo = algo;
         pb_solve_result r;
         double t0 = omp_get_wtime();
         if (pb_solve(f, p, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
@@ -126,7 +127,7 @@ static int bench_endgames(const pb_opts *o, int least, int most, int count, int 
     double cpu = cpu_seconds() - c0, sum = 0;
     qsort(ms, (size_t)n, sizeof(double), cmp_double);
     for (int i = 0; i < n; i++) sum += ms[i];
-    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d", least, most);
+    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s", least, most, algo == PB_ALGO_PN ? "pn" : "ab");
     if (o->json)
         printf("%s{\"name\":\"%s\",\"positions\":%d,\"wins\":%d,\"losses\":%d,\"nodes\":%llu,\"median_ms\":%.4f,"
                "\"mean_ms\":%.4f,\"max_ms\":%.4f,\"cpu_seconds_with_generation\":%.3f}",
@@ -252,8 +253,10 @@ int pb_bench_solve(const pb_opts *o) {
     }
     if (o->json) printf("],\"endgames\":[");
     first = 1;
-    rc |= bench_endgames(o, 1, 32, 150, &first);
-    rc |= bench_endgames(o, 40, 80, 40, &first);
+    for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++) {
+        rc |= bench_endgames(o, 1, 32, 150, algo, &first);
+        rc |= bench_endgames(o, 40, 80, 40, algo, &first);
+    }
     if (o->json) printf("]}\n");
     return rc;
 }

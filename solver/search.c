@@ -725,6 +725,18 @@ static int prove(void *ctx, pb_position *q) {
     return v;
 }
 
+/* Nodes searched so far by every thread and the proof-number search. */
+static uint64_t prover_nodes(const prover *pv) {
+    uint64_t n = 0;
+    for (int k = 0; k < pv->nthreads; k++) n += pv->ws[k].nodes;
+    if (pv->pn) {
+        pb_pns_stats st;
+        pb_pns_get_stats(pv->pn, &st);
+        n += st.nodes;
+    }
+    return n;
+}
+
 /* pb_value_fn of a prover's table alone (proof-number search). */
 static int prover_known(void *ctx, pb_position *q) { return pb_pns_known(((prover *)ctx)->pn, q); }
 
@@ -799,14 +811,12 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
                 char phase[4096];
                 pb_route_format(f, t->nodes, t->len, t->kick, phase, sizeof phase);
                 sh->phase = phase;
-                uint64_t n0 = 0;
-                for (int k = 0; k < nthreads; k++) n0 += ws[k].nodes;
+                uint64_t n0 = prover_nodes(&pv);
                 double t0 = omp_get_wtime();
                 int v = prove(&pv, q);
                 sh->phase = "the first-turn classes";
                 if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
-                for (int k = 0; k < nthreads; k++) t->nodes_searched += ws[k].nodes;
-                t->nodes_searched -= n0;
+                t->nodes_searched = prover_nodes(&pv) - n0;
                 t->seconds = omp_get_wtime() - t0;
             }
             atomic_fetch_add(&sh->classes_done, 1);
