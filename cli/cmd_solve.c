@@ -66,6 +66,12 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
             printf("%s%s", i ? " " : "", pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
         printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
     }
+    if (r->algo == PB_ALGO_PN)
+        printf("search       proof-number search (df-pn), 1 thread\n");
+    else printf("search       alpha-beta\n");
+    if (r->algo == PB_ALGO_PN && r->value == PB_UNKNOWN)
+        printf("root         proof number %llu, disproof number %llu\n", (unsigned long long)r->root_pn,
+               (unsigned long long)r->root_dn);
     printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
            f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
     if (nranks)
@@ -125,6 +131,9 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"threads\":%d", (unsigned long long)r->nodes,
            r->seconds, r->rate, r->threads);
     if (nranks) printf(",\"mpi_processes\":%d", nranks);
+    printf(",\"algo\":\"%s\"", r->algo == PB_ALGO_PN ? "pn" : "ab");
+    if (r->algo == PB_ALGO_PN) printf(",\"root_pn\":%llu,\"root_dn\":%llu", (unsigned long long)r->root_pn,
+                                      (unsigned long long)r->root_dn);
     printf(",\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
            "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
            r->tt_bytes, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits,
@@ -230,7 +239,7 @@ static int solve_batch(const pb_opts *o, const pb_field *f) {
 int cmd_solve(int argc, char **argv) {
     pb_opts o;
     solve_show show = {0};
-    const char *algo = "ab";
+    const char *algo = NULL;
     const pb_option options[] = {
         PB_OPTS_FIELD(o),
         PB_OPTS_RECORD(o),
@@ -243,8 +252,9 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
                          "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
         PB_OPT_TIME_LIMIT(o, "stop after SECONDS and print what is proven (exit 3)"),
-        PB_OPT_TEXT("algo", "ab|pn", &algo, "ab: alpha-beta (default); pn: proof-number search,\n"
-                                             "the value alone on one thread (docs/solver.md)"),
+        PB_OPT_TEXT("algo", "pn|ab", &algo, "pn: proof-number search on one thread (the default);\n"
+                                             "ab: alpha-beta on --threads threads (the default\n"
+                                             "with --threads above 1, --mpi or --batch); docs/solver.md"),
         PB_OPT_JSON(o),
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(o, "a page that replays that line step by step"),
@@ -263,8 +273,13 @@ int cmd_solve(int argc, char **argv) {
         options, 1};
     int prc = pb_cli_parse(&cmd, argc, argv, &o);
     if (prc != PB_CLI_GO) return prc;
+    /* Proof-number search proves far faster (results/bench_solve.md) but
+     * runs on one thread; threads, processes and batches go to alpha-beta. */
+    if (!algo) algo = o.threads > 1 || o.mpi || o.batch ? "ab" : "pn";
     if (strcmp(algo, "ab") && strcmp(algo, "pn"))
-        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected ab or pn", algo);
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", algo);
+    if (o.threads > 1 && !strcmp(algo, "pn"))
+        return pb_fail(PB_EXIT_USAGE, "--algo pn runs on one thread: use --algo ab for --threads %d", o.threads);
     if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
     if (o.mpi && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
     double time_limit = o.time_limit;

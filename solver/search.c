@@ -756,7 +756,10 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     if (nthreads > 64) nthreads = 64;
     r->threads = nthreads;
     pb_tt tt;
-    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p), nthreads > 1)) return -1;
+    /* With proof-number search the alpha-beta table is left unused: one
+     * small page, so that memory goes to the search that runs. */
+    size_t ab_bytes = o->algo == PB_ALGO_PN ? 4096 : o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
+    if (pb_tt_init(&tt, f, ab_bytes, nthreads > 1)) return -1;
     shared *sh = malloc(sizeof *sh);
     worker *ws = malloc(sizeof *ws * (size_t)nthreads);
     if (!sh || !ws || shared_init(sh, f, &tt, o->full_keys)) {
@@ -861,21 +864,24 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         st.probes += ws[i].st.probes, st.hits += ws[i].st.hits;
         st.stores += ws[i].st.stores, st.replaced += ws[i].st.replaced, st.inserted += ws[i].st.inserted;
     }
-    if (pv.pn) {
-        pb_pns_stats ps;
-        pb_pns_get_stats(pv.pn, &ps);
-        nodes += ps.nodes;
-        st.probes += ps.probes, st.hits += ps.hits, st.stores += ps.stores, st.replaced += ps.replaced;
-        st.inserted += ps.peak_used;
-        pb_pns_free(pv.pn);
-    }
     r->nodes = nodes;
     r->tt = st;
-    r->seconds = omp_get_wtime() - sh->t0;
-    r->rate = r->seconds > 0 ? (double)nodes / r->seconds : 0;
     r->tt_bytes = tt.bytes;
     r->tt_slots = pb_tt_slots(&tt);
     r->tt_used = st.inserted < r->tt_slots ? st.inserted : r->tt_slots;
+    r->algo = o->algo;
+    if (pv.pn) {
+        pb_pns_stats ps;
+        pb_pns_get_stats(pv.pn, &ps);
+        r->nodes = ps.nodes;
+        r->tt.probes = ps.probes, r->tt.hits = ps.hits, r->tt.stores = ps.stores, r->tt.replaced = ps.replaced;
+        r->tt.inserted = ps.peak_used;
+        r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots, r->tt_used = ps.peak_used;
+        r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
+        pb_pns_free(pv.pn);
+    }
+    r->seconds = omp_get_wtime() - sh->t0;
+    r->rate = r->seconds > 0 ? (double)r->nodes / r->seconds : 0;
     r->peak_rss = pb_peak_rss();
     free(q);
     free(ws);

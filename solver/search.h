@@ -92,6 +92,8 @@ typedef struct pb_solve_result {
     size_t tt_bytes, tt_slots, tt_used;
     pb_tt_stats tt;
     size_t peak_rss;      /* bytes, VmHWM of the process */
+    int algo;             /* PB_ALGO_AB or PB_ALGO_PN: what proved the values */
+    uint64_t root_pn, root_dn; /* PB_ALGO_PN: the root's numbers in the last question */
 } pb_solve_result;
 
 /* Solves p (which must be a position where the game goes on): its value,

@@ -23,7 +23,11 @@ check "json fields" "pn False 0" "$j"
 
 check "bad --algo" 2 "$(status "$pb" solve --field 2,4,4 --algo xy)"
 check "--algo without value" 2 "$(status "$pb" solve --field 2,4,4 --algo)"
-check "--algo pn with --svg" 2 "$(status "$pb" solve --field 2,4,4 --algo pn --svg x.svg)"
+check "--algo pn with --svg" 0 "$(status "$pb" solve --field 2,4,4 --algo pn --svg x.svg)"
+contains "--algo pn draws its line" "<svg" "$(cat x.svg)"
+check "--algo pn with --threads 2" 2 "$(status "$pb" solve --field 2,4,4 --algo pn --threads 2)"
+check "default with --threads 2: ab" "ab" "$("$pb" solve --field 2,4,4 --threads 2 --quiet --json | field "d['algo']")"
+check "default: pn" "pn" "$("$pb" solve --field 2,4,4 --quiet --json | field "d['algo']")"
 # A search stopped by its time limit says "unknown" and exits 1.
 "$pb" solve --field 2,8,10 --algo pn --time-limit 0.2 --quiet --json > out.json 2>/dev/null
 check "stopped: status" 3 "$?"
