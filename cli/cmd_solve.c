@@ -67,7 +67,8 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
         printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
     }
     if (r->algo == PB_ALGO_PN)
-        printf("search       proof-number search (df-pn), 1 thread\n");
+        printf("search       proof-number search (df-pn)%s\n",
+               r->threads > 1 ? ", first-turn classes dealt to the threads" : "");
     else printf("search       alpha-beta\n");
     if (r->algo == PB_ALGO_PN && r->value == PB_UNKNOWN)
         printf("root         proof number %llu, disproof number %llu\n", (unsigned long long)r->root_pn,
@@ -252,9 +253,9 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
                          "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
         PB_OPT_TIME_LIMIT(o, "stop after SECONDS and print what is proven (exit 3)"),
-        PB_OPT_TEXT("algo", "pn|ab", &algo, "pn: proof-number search on one thread (the default);\n"
-                                             "ab: alpha-beta on --threads threads (the default\n"
-                                             "with --threads above 1, --mpi or --batch); docs/solver.md"),
+        PB_OPT_TEXT("algo", "pn|ab", &algo, "pn: proof-number search (the default; its threads take\n"
+                                             "whole first-turn classes); ab: alpha-beta (the default\n"
+                                             "with --mpi or --batch); docs/solver.md"),
         PB_OPT_JSON(o),
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(o, "a page that replays that line step by step"),
@@ -275,11 +276,9 @@ int cmd_solve(int argc, char **argv) {
     if (prc != PB_CLI_GO) return prc;
     /* Proof-number search proves far faster (results/bench_solve.md) but
      * runs on one thread; threads, processes and batches go to alpha-beta. */
-    if (!algo) algo = o.threads > 1 || o.mpi || o.batch ? "ab" : "pn";
+    if (!algo) algo = o.mpi || o.batch ? "ab" : "pn";
     if (strcmp(algo, "ab") && strcmp(algo, "pn"))
         return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", algo);
-    if (o.threads > 1 && !strcmp(algo, "pn"))
-        return pb_fail(PB_EXIT_USAGE, "--algo pn runs on one thread: use --algo ab for --threads %d", o.threads);
     if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
     if (o.mpi && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
     double time_limit = o.time_limit;

@@ -62,6 +62,7 @@
  */
 #include "pns.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -122,6 +123,7 @@ typedef struct pns {
     uint64_t no_score[NO_SCORE_SLOTS]; /* hashes of turn starts whose quick walk found no goal */
     double t0, deadline, next_report;
     volatile sig_atomic_t *stop;
+    atomic_int *cancel;     /* set by another thread: give up this question */
     FILE *progress;
     int stopped;
 } pns;
@@ -272,6 +274,7 @@ static void store(pns *s, const pb_image_key *k, int to_move, uint64_t pn, uint6
 static void poll(pns *s) {
     double now = now_s();
     if (s->stop && *s->stop) s->stopped = 3;
+    else if (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) s->stopped = 5;
     else if (s->deadline > 0 && now > s->deadline) s->stopped = 1;
     if (s->progress && now >= s->next_report) {
         s->next_report = now + 2.0;
@@ -578,7 +581,7 @@ static int ask(pns *s, pb_position *p, int A, int t) {
 
 const char *pb_pns_stop_name(int stopped) {
     return stopped == 1 ? "time limit" : stopped == 2 ? "node limit" : stopped == 3 ? "stop flag"
-         : stopped == 4 ? "memory" : "";
+         : stopped == 4 ? "memory" : stopped == 5 ? "cancelled" : "";
 }
 
 struct pb_pns {
@@ -603,6 +606,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->eps = o->epsilon == 0 ? 1024 : o->epsilon;
     s->node_limit = o->node_limit;
     s->stop = o->stop;
+    s->cancel = o->cancel;
     s->progress = o->progress;
     s->tactics = !o->no_tactics && f->spec.rules != PB_RULES_TRIPLE;
     s->t0 = now_s();
@@ -626,6 +630,7 @@ void pb_pns_free(pb_pns *x) {
 int pb_pns_solve(pb_pns *x, const pb_position *p) {
     pns *s = &x->s;
     const pb_field *f = s->f;
+    if (s->stopped == 5) s->stopped = 0; /* a cancelled question leaves the search usable */
     if (s->stopped) return PB_UNKNOWN;
     x->q = *p;
     pb_images_reset(&s->im, &s->ims, p);
@@ -663,6 +668,8 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
 }
 
 const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
+
+void pb_pns_set_cancel(pb_pns *x, atomic_int *cancel) { x->s.cancel = cancel; }
 
 int pb_pns_known(pb_pns *x, const pb_position *p) {
     pns *s = &x->s;

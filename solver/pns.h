@@ -12,6 +12,7 @@
 #define PB_PNS_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -24,6 +25,9 @@ typedef struct pb_pns_opts {
     double time_limit;               /* seconds; 0 = none */
     uint64_t node_limit;             /* expanded nodes; 0 = none */
     volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
+    atomic_int *cancel;              /* set by another thread to give up the current
+                                        question (it answers PB_UNKNOWN, stopped 5;
+                                        the next question runs); may be NULL */
     FILE *progress;                  /* progress lines every ~2 s; NULL = none */
     int sum;                         /* sum children's numbers (classic df-pn)
                                         instead of the weak max + count - 1 */
@@ -45,7 +49,7 @@ typedef struct pb_pns_stats {
     size_t peak_used;      /* slots ever filled (stores into empty slots) */
     uint64_t probes, hits, stores, replaced;
     double seconds;
-    int stopped;           /* 1 time, 2 node limit, 3 stop flag, 4 memory */
+    int stopped;           /* 1 time, 2 node limit, 3 stop flag, 4 memory, 5 cancelled */
 } pb_pns_stats;
 
 /* The value of p (a position where the game goes on) for its player to
@@ -64,6 +68,8 @@ void pb_pns_free(pb_pns *s);
 int pb_pns_solve(pb_pns *s, const pb_position *p);
 /* The counts of every question so far (questions: of the last one). */
 void pb_pns_get_stats(const pb_pns *s, pb_pns_stats *st);
+/* Replaces the cancel flag of pb_pns_opts (NULL: none). */
+void pb_pns_set_cancel(pb_pns *s, atomic_int *cancel);
 /* p's value if the table alone decides it (no search), else PB_UNKNOWN. */
 int pb_pns_known(pb_pns *s, const pb_position *p);
 /* Its "can the mover score?" walker (for pb_line_route). */

@@ -711,6 +711,8 @@ typedef struct prover {
     worker *ws;
     int nthreads;
     pb_pns *pn;
+    pb_pns_opts po;       /* how pn was made (more are made alike for threads) */
+    uint64_t gone_nodes;  /* nodes of the threads' searches already freed */
 } prover;
 
 /* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops. */
@@ -729,6 +731,7 @@ static int prove(void *ctx, pb_position *q) {
 static uint64_t prover_nodes(const prover *pv) {
     uint64_t n = 0;
     for (int k = 0; k < pv->nthreads; k++) n += pv->ws[k].nodes;
+    n += pv->gone_nodes;
     if (pv->pn) {
         pb_pns_stats st;
         pb_pns_get_stats(pv->pn, &st);
@@ -747,6 +750,69 @@ static int prover_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *
     int v = prove(pv, q);
     if (v == PB_UNKNOWN) return 0;
     return pb_line_route_known(pv->sh->f, pb_pns_tactics(pv->pn), prove, prover_known, pv, q, v, nodes, cap, kick);
+}
+
+/* Proof-number search on several threads: the first-turn classes of p
+ * dealt to the threads, each with its own search and table (a class's
+ * value does not depend on which thread proves it, so neither does any
+ * answer).  early: stop the others once a class of the root's player is
+ * proven won (the root is then won).  Afterwards pv->pn is the search of
+ * the thread that proved that class (its table holds the proof, which the
+ * line reuses), or thread 0's. */
+static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r, int early) {
+    const int nt = pv->nthreads;
+    pb_pns **pns = calloc((size_t)nt, sizeof *pns);
+    atomic_int next, cancel, winner;
+    atomic_init(&next, 0), atomic_init(&cancel, 0), atomic_init(&winner, 0);
+    if (!pns) return;
+    pns[0] = pv->pn;
+#pragma omp parallel num_threads(nt)
+    {
+        int id = omp_get_thread_num();
+        pb_pns *x = id == 0 ? pv->pn : pb_pns_new(f, p, &pv->po);
+        pns[id] = x;
+        if (x && early) pb_pns_set_cancel(x, &cancel);
+        pb_position *q = malloc(sizeof *q);
+        for (int i; x && q && (i = atomic_fetch_add(&next, 1)) < r->nturns;) {
+            pb_solve_turn *t = &r->turns[i];
+            if (atomic_load(&cancel) || atomic_load(&pv->sh->halt)) break;
+            if (t->end != PB_END_NONE) continue;
+            *q = *p;
+            pb_route info;
+            char err[256];
+            if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) continue;
+            pb_pns_stats s0, s1;
+            pb_pns_get_stats(x, &s0);
+            double t0 = omp_get_wtime();
+            int v = pb_pns_solve(x, q);
+            pb_pns_get_stats(x, &s1);
+            t->nodes_searched = s1.nodes - s0.nodes;
+            t->seconds = omp_get_wtime() - t0;
+            if (v == PB_UNKNOWN) {
+                if (s1.stopped != 5) atomic_store(&pv->sh->halt, 1);
+                continue;
+            }
+            t->value = q->to_move == p->to_move ? v : -v;
+            if (early && t->mover == p->to_move && t->value == PB_WIN) {
+                atomic_store(&winner, id);
+                atomic_store(&cancel, 1);
+            }
+        }
+        free(q);
+    }
+    int w = atomic_load(&winner);
+    if (!pns[w]) w = 0;
+    pv->pn = pns[w];
+    for (int id = 0; id < nt; id++) {
+        if (!pns[id]) continue;
+        pb_pns_set_cancel(pns[id], NULL);
+        if (id == w) continue;
+        pb_pns_stats st;
+        pb_pns_get_stats(pns[id], &st);
+        pv->gone_nodes += st.nodes;
+        pb_pns_free(pns[id]);
+    }
+    free(pns);
 }
 
 int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r) {
@@ -778,15 +844,17 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     worker *w0 = &ws[0];
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
-    prover pv = {sh, ws, nthreads, NULL};
+    prover pv = {sh, ws, nthreads, NULL, {0}, 0};
     if (o->algo == PB_ALGO_PN) {
         pb_pns_opts po = {0};
-        po.table_bytes = o->hash_bytes;
+        size_t bytes = o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
+        po.table_bytes = nthreads > 1 ? bytes / (size_t)nthreads : bytes;
         po.time_limit = o->time_limit;
         po.stop = o->stop;
         po.progress = o->progress;
         po.full_keys = o->full_keys;
         po.no_tactics = o->no_tactics;
+        pv.po = po;
         pv.pn = pb_pns_new(f, p, &po);
         if (!pv.pn) {
             free(q), free(ws);
@@ -802,7 +870,8 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         sh->phase = "listing the first-turn classes";
         pb_solve_root_turns(f, p, o->class_bytes, keep_going, w0, r);
         sh->nclasses = r->nturns;
-        for (int i = 0; i < r->nturns && !atomic_load(&sh->halt); i++) {
+        if (pv.pn && nthreads > 1) pn_classes(&pv, f, p, r, 0);
+        for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !(pv.pn && nthreads > 1); i++) {
             pb_solve_turn *t = &r->turns[i];
             if (t->end == PB_END_NONE) {
                 *q = *p;
@@ -832,6 +901,19 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
             *q = *p;
             r->value = prove(&pv, q);
         }
+    } else if (pv.pn && nthreads > 1) {
+        /* The classes dealt to the threads, until one proves the value. */
+        sh->phase = "listing the first-turn classes";
+        pb_solve_root_turns(f, p, o->class_bytes, keep_going, w0, r);
+        pn_classes(&pv, f, p, r, 1);
+        pb_solve_combine(p, r);
+        if (r->value == PB_UNKNOWN && !atomic_load(&sh->halt)) {
+            *q = *p;
+            r->value = prove(&pv, q);
+        }
+        for (int i = 0; i < r->nturns; i++) free(r->turns[i].nodes);
+        free(r->turns);
+        r->turns = NULL, r->nturns = 0, r->nsolved_classes = 0, r->overflow = 0;
     } else {
         pb_position m;
         pb_position_mirror(f, p, &m, 1, 0);
@@ -873,7 +955,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     if (pv.pn) {
         pb_pns_stats ps;
         pb_pns_get_stats(pv.pn, &ps);
-        r->nodes = ps.nodes;
+        r->nodes = ps.nodes + pv.gone_nodes;
         r->tt.probes = ps.probes, r->tt.hits = ps.hits, r->tt.stores = ps.stores, r->tt.replaced = ps.replaced;
         r->tt.inserted = ps.peak_used;
         r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots, r->tt_used = ps.peak_used;
