@@ -279,11 +279,12 @@ static void poll(pns *s) {
     if (s->progress && now >= s->next_report) {
         s->next_report = now + 2.0;
         double el = now - s->t0;
-        fprintf(s->progress, "pns: %.1f s, %llu nodes, %.2fM nodes/s, question %s %s, root pn %llu dn %llu, table %.1f%% used\n",
+        fprintf(s->progress,
+                "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, proof-number search: can %s %s? "
+                "root pn %llu dn %llu\n",
                 el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0,
-                s->t ? "win" : "avoid loss", s->A == PB_TOP ? "top" : "bottom", (unsigned long long)s->root_pn,
-                (unsigned long long)s->root_dn,
-                100.0 * (double)s->tt.used / (double)(s->tt.nbuckets * WAYS));
+                100.0 * (double)s->tt.used / (double)(s->tt.nbuckets * WAYS), s->A == PB_TOP ? "Top" : "Bottom",
+                s->t ? "win" : "avoid losing", (unsigned long long)s->root_pn, (unsigned long long)s->root_dn);
         fflush(s->progress);
     }
 }
