@@ -100,6 +100,7 @@ typedef struct shared {
     atomic_uint busy[BUSY_SLOTS];
     volatile sig_atomic_t *stop;
     double t0, deadline;      /* omp_get_wtime; deadline 0 = none */
+    uint64_t node_limit;      /* halt when the flushed node count reaches it; 0 = none */
     atomic_int halt;          /* the stop flag or the deadline was seen */
     atomic_ullong nodes;      /* flushed node counts of all threads */
     FILE *progress;
@@ -301,6 +302,7 @@ static void poll(worker *w) {
     if (sh->stop && *sh->stop) atomic_store(&sh->halt, 1);
     double now = omp_get_wtime();
     if (sh->deadline > 0 && now > sh->deadline) atomic_store(&sh->halt, 1);
+    if (sh->node_limit && atomic_load(&sh->nodes) >= sh->node_limit) atomic_store(&sh->halt, 1);
     if (atomic_load(&sh->halt) || (w->job_done && atomic_load(w->job_done))) w->aborted = 1;
     if (w->id == 0 && sh->progress && now >= sh->next_report) {
         sh->next_report = now + 2.0;
@@ -1064,6 +1066,8 @@ struct pb_solver {
     shared sh;
     worker w;
     double limit;
+    int nthreads;             /* threads of pb_solver_value_budget; ws: that many workers */
+    worker *ws;
 };
 
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
@@ -1076,12 +1080,17 @@ static void solver_begin(pb_solver *s, const pb_position *p) {
     s->w.aborted = 0;
 }
 
-pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) {
+pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) { return pb_solver_new_threads(f, hash_bytes, 1); }
+
+pb_solver *pb_solver_new_threads(const pb_field *f, size_t hash_bytes, int threads) {
     pb_solver *s = malloc(sizeof *s);
     if (!s) return NULL;
     s->f = f;
     s->limit = 0;
-    if (pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH, 0)) {
+    s->nthreads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    s->ws = calloc((size_t)s->nthreads, sizeof *s->ws);
+    if (!s->ws || pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH, s->nthreads > 1)) {
+        free(s->ws);
         free(s);
         return NULL;
     }
@@ -1092,6 +1101,7 @@ pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) {
         return NULL;
     }
     worker_init(&s->w, &s->sh, 1);
+    for (int i = 0; i < s->nthreads; i++) worker_init(&s->ws[i], &s->sh, i + 1);
     return s;
 }
 
@@ -1099,6 +1109,7 @@ void pb_solver_free(pb_solver *s) {
     if (!s) return;
     shared_free(&s->sh);
     pb_tt_free(&s->tt);
+    free(s->ws);
     free(s);
 }
 
@@ -1140,4 +1151,18 @@ int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int
     return s->w.aborted ? 0 : len;
 }
 
-uint64_t pb_solver_nodes(const pb_solver *s) { return s->w.nodes; }
+uint64_t pb_solver_nodes(const pb_solver *s) {
+    uint64_t n = s->w.nodes;
+    for (int i = 0; i < s->nthreads; i++) n += s->ws[i].nodes;
+    return n;
+}
+
+/* A budget cut is a halt like the time limit's (point 5 at the top): the
+ * answer is exact or PB_UNKNOWN, and the table keeps only proven bounds. */
+int pb_solver_value_budget(pb_solver *s, const pb_position *p, uint64_t max_nodes) {
+    solver_begin(s, p);
+    s->sh.node_limit = max_nodes ? atomic_load(&s->sh.nodes) + max_nodes : 0;
+    int v = parallel_value(&s->sh, s->ws, s->nthreads, p);
+    s->sh.node_limit = 0;
+    return v;
+}

@@ -139,6 +139,9 @@ void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, 
  * solve): one table, one thread. */
 typedef struct pb_solver pb_solver;
 pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes);
+/* The same with `threads` OpenMP threads for pb_solver_value_budget (the
+ * other calls use one); the table is then locked per bucket. */
+pb_solver *pb_solver_new_threads(const pb_field *f, size_t hash_bytes, int threads);
 void pb_solver_free(pb_solver *s);
 /* The exact value of p for its player to move (p: the game goes on). */
 int pb_solver_value(pb_solver *s, const pb_position *p);
@@ -153,6 +156,11 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 /* Limits each later question to `seconds` (0 = none); a question cut
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
+/* The exact value of p (as pb_solver_value) on the solver's threads, or
+ * PB_UNKNOWN when max_nodes nodes (about: counted every few thousand) or
+ * the time limit ran out first; max_nodes 0 = no budget.  The table keeps
+ * what was proven before the cut. */
+int pb_solver_value_budget(pb_solver *s, const pb_position *p, uint64_t max_nodes);
 
 /* Free segments reachable from the ball along free segments: a bound on
  * the steps left in the game (what sizes the default table). */
