@@ -50,8 +50,42 @@ static void print_classes_text(const pb_field *f, const pb_solve_result *r) {
     if (r->overflow) printf("  (the list stops here: more classes than its memory cap)\n");
 }
 
-/* nranks: the MPI processes of a --mpi run, 0 without --mpi. */
-static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
+/* The counts of a --mpi run (docs/cluster.md), one line each. */
+static void print_cluster_text(const pb_cluster_stats *cs) {
+    const pb_jobs_stats *js = &cs->jobs;
+    printf("mpi          %d processes, job-level search (docs/cluster.md): %llu jobs, %llu out of budget, "
+           "%llu to a warm table; %llu top positions, %llu expanded; rank 0 %.2f ms CPU per job\n",
+           cs->nranks, (unsigned long long)js->sent, (unsigned long long)js->failed, (unsigned long long)js->home,
+           (unsigned long long)js->positions, (unsigned long long)js->expanded,
+           js->sent ? 1e3 * cs->rank0_cpu / (double)js->sent : 0.0);
+    for (int k = 0; k < cs->nranks; k++) {
+        const pb_cluster_rank *x = &cs->ranks[k];
+        printf("  rank %-3d   %llu jobs, %llu nodes, busy %.3f s, idle %.3f s, %llu messages, %llu bytes\n", k,
+               (unsigned long long)x->jobs, (unsigned long long)x->nodes, x->busy, x->idle,
+               (unsigned long long)x->messages, (unsigned long long)x->bytes);
+    }
+}
+
+static void print_cluster_json(const pb_cluster_stats *cs) {
+    const pb_jobs_stats *js = &cs->jobs;
+    printf(",\"mpi_processes\":%d,\"mpi\":{\"jobs\":%llu,\"out_of_budget\":%llu,\"warm\":%llu,\"top_positions\":%llu,"
+           "\"expanded\":%llu,\"learnt\":%llu,\"updates\":%llu,\"questions\":%d,\"rank0_cpu_seconds\":%.6f,\"ranks\":[",
+           cs->nranks, (unsigned long long)js->sent, (unsigned long long)js->failed, (unsigned long long)js->home,
+           (unsigned long long)js->positions, (unsigned long long)js->expanded, (unsigned long long)js->learnt,
+           (unsigned long long)js->updates, js->phases, cs->rank0_cpu);
+    for (int k = 0; k < cs->nranks; k++) {
+        const pb_cluster_rank *x = &cs->ranks[k];
+        printf("%s{\"jobs\":%llu,\"nodes\":%llu,\"busy_seconds\":%.6f,\"idle_seconds\":%.6f,\"messages\":%llu,"
+               "\"bytes\":%llu}", k ? "," : "", (unsigned long long)x->jobs, (unsigned long long)x->nodes, x->busy,
+               x->idle, (unsigned long long)x->messages, (unsigned long long)x->bytes);
+    }
+    printf("]}");
+}
+
+/* cs: the counts of a --mpi run, NULL without --mpi. */
+static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh,
+                       const pb_cluster_stats *cs) {
+    int nranks = cs ? cs->nranks : 0;
     char desc[128], buf[4096];
     int me = g->pos.to_move;
     printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
@@ -75,13 +109,13 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
                (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
                (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
     printf("peak memory  %.1f MiB%s\n", (double)r->peak_rss / 1048576.0, nranks ? " (the most of one process)" : "");
-    if (nranks)
-        printf("mpi          %d processes, first-turn classes dealt round-robin (docs/cluster.md)\n", nranks);
+    if (cs) print_cluster_text(cs);
 }
 
 /* The summary object; when the routes were streamed first (--all-routes)
  * it goes on the object they opened. */
-static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
+static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh,
+                       const pb_cluster_stats *cs) {
     char desc[128], buf[4096];
     if (sh->all_routes) {
         if (!sh->nroutes) printf("{\"all_routes\":[");
@@ -124,7 +158,7 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     pb_json_string(stdout, r->pv_kind ? r->pv_kind : "");
     printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"threads\":%d", (unsigned long long)r->nodes,
            r->seconds, r->rate, r->threads);
-    if (nranks) printf(",\"mpi_processes\":%d", nranks);
+    if (cs) print_cluster_json(cs);
     printf(",\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
            "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
            r->tt_bytes, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits,
@@ -303,7 +337,7 @@ static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g) {
 int cmd_solve(int argc, char **argv) {
     pb_opts o;
     solve_show show = {0};
-    const char *algo = "ab";
+    const char *algo = "ab", *job_nodes = NULL;
     const pb_option options[] = {
         PB_OPTS_FIELD(o),
         PB_OPTS_RECORD(o),
@@ -322,8 +356,10 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(o, "a page that replays that line step by step"),
         PB_OPT_QUIET(o),
-        PB_OPT_MPI(o, "under mpirun: the first-turn classes dealt to the processes,\n"
-                      "each solving its own with its own table (same values)"),
+        PB_OPT_MPI(o, "under mpirun: a job-level search, rank 0 handing positions to\n"
+                      "the others, each with its own table and --threads (same values)"),
+        PB_OPT_TEXT("job-nodes", "N", &job_nodes, "with --mpi: the node budget of one job (default 4M;\n"
+                                                   "a job out of budget is split into its turns)"),
         PB_OPT_MATCH(o),
         PB_OPT_END};
     const pb_command cmd = {
@@ -344,6 +380,11 @@ int cmd_solve(int argc, char **argv) {
     pb_game g;
     if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
     show.json = o.json, show.f = f;
+    if (job_nodes && (!o.mpi || pb_parse_size(job_nodes) <= 0)) {
+        pb_field_free(f);
+        return o.mpi ? pb_fail(PB_EXIT_USAGE, "bad value '%s' for --job-nodes: expected a node count such as 4M", job_nodes)
+                     : pb_fail(PB_EXIT_USAGE, "--job-nodes goes with --mpi");
+    }
     if (show.all_routes && o.mpi) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
@@ -412,10 +453,19 @@ int cmd_solve(int argc, char **argv) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
     pb_solve_result r;
+    pb_cluster_stats cs = {0};
 #ifdef PB_HAVE_MPI
-    if (o.mpi)
-        rc = pb_cluster_solve(&cl, f, &g.pos, so.hash_bytes, time_limit, 0, o.quiet || rank ? NULL : stderr, &r);
-    else
+    if (o.mpi) {
+        pb_cluster_solve_opts co = {0};
+        co.hash_bytes = so.hash_bytes;
+        co.threads = so.threads;
+        co.first_turns = show.first_turns;
+        co.job_nodes = job_nodes ? (uint64_t)pb_parse_size(job_nodes) : PB_CLUSTER_JOB_NODES;
+        co.time_limit = time_limit;
+        co.stop = &solve_interrupted;
+        co.progress = o.quiet || rank ? NULL : stderr;
+        rc = pb_cluster_solve(&cl, f, &g.pos, &co, &r, &cs);
+    } else
 #endif
         rc = pb_solve(f, &g.pos, &so, &r);
     sigaction(SIGINT, &old, NULL);
@@ -433,8 +483,9 @@ int cmd_solve(int argc, char **argv) {
         rc = status;
         goto end;
     }
-    if (o.json) print_json(f, &g, &r, &show, nranks);
-    else print_text(f, &g, &r, &show, nranks);
+    if (o.json) print_json(f, &g, &r, &show, nranks ? &cs : NULL);
+    else print_text(f, &g, &r, &show, nranks ? &cs : NULL);
+    free(cs.ranks);
     if (o.svg || o.html) status = write_pictures(&o, f, &r);
     if (r.stopped) {
         fflush(stdout);
