@@ -15,12 +15,110 @@
 #include "cluster.h"
 
 /* The one piece of global mutable state: a signal handler can reach
- * nothing else.  The search only reads it (through pb_solve_opts.stop). */
+ * nothing else.  The search only reads it (through pb_solve_opts.stop).
+ * It holds the number of the signal that stopped the run (SIGINT, SIGTERM). */
 static volatile sig_atomic_t solve_interrupted;
 
-static void on_sigint(int sig) {
-    (void)sig;
-    solve_interrupted = 1;
+static void on_signal(int sig) { solve_interrupted = sig; }
+
+/* SIGINT (Ctrl-C) and SIGTERM (timeout, Slurm, kill) alike: the search
+ * stops, what is proven is printed and saved.  old[2] gets the handlers
+ * that stop_signals puts back. */
+static void catch_signals(struct sigaction old[2]) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void restore_signals(const struct sigaction old[2]) {
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
+/* What stopped the run, for the closing line. */
+static const char *stopped_by(const char *otherwise) {
+    return solve_interrupted == SIGTERM ? "SIGTERM" : solve_interrupted ? "Ctrl-C (SIGINT)" : otherwise;
+}
+
+/* --checkpoint FILE: the saved proofs of this run (solver/proven.h),
+ * loaded with --resume, saved every --save-every seconds by a thread of
+ * their own and once more at the end, however the run ends. */
+typedef struct solve_ckpt {
+    const char *path;        /* NULL: no checkpoint */
+    pb_proven store;
+    pb_proven_saver *saver;
+    char note[64];           /* the header's words about this run */
+    int quiet;
+} solve_ckpt;
+
+/* Opens the checkpoint of the run: PB_CLI_GO, or the status to exit with. */
+static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const pb_game *g, const char *algo,
+                     double every) {
+    memset(c, 0, sizeof *c);
+    if (!o->checkpoint) {
+        if (o->resume) return pb_fail(PB_EXIT_USAGE, "--resume needs --checkpoint FILE");
+        return PB_CLI_GO;
+    }
+    if (o->mpi) return pb_fail(PB_EXIT_USAGE, "--checkpoint is not available with --mpi yet");
+    FILE *probe = o->resume ? NULL : fopen(o->checkpoint, "rb");
+    if (probe) {
+        fclose(probe);
+        return pb_fail(PB_EXIT_USAGE, "%s exists: add --resume to go on from it, or remove it", o->checkpoint);
+    }
+    c->path = o->checkpoint;
+    c->quiet = o->quiet;
+    snprintf(c->note, sizeof c->note, "algo=%s turns=%d", algo, g->nturns);
+    pb_proven_init(&c->store, f, &g->pos, 0, 0);
+    if (o->resume) {
+        char err[512];
+        if (pb_proven_load(&c->store, c->path, err, sizeof err)) {
+            pb_proven_free(&c->store);
+            c->path = NULL;
+            return pb_fail(PB_EXIT_USAGE, "%s", err);
+        }
+        if (!o->quiet)
+            fprintf(stderr, "solve: resumed from %s: %zu proven positions\n", c->path, pb_proven_published(&c->store));
+    }
+    c->saver = pb_proven_saver_start(&c->store, c->path, c->note, every, o->quiet ? NULL : stderr);
+    if (!c->saver) {
+        pb_proven_free(&c->store);
+        c->path = NULL;
+        return pb_fail(PB_EXIT_FAIL, "cannot start the thread that saves %s", o->checkpoint);
+    }
+    return PB_CLI_GO;
+}
+
+/* The value v (PB_UNKNOWN: not proven) of the root and the classes r
+ * proved (may be NULL) go into the store, which is saved a last time.
+ * Returns PB_EXIT_OK or PB_EXIT_WRITE (after the message). */
+static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root, int v, const pb_solve_result *r) {
+    if (!c->path) return PB_EXIT_OK;
+    char err[512];
+    if (pb_proven_saver_stop(c->saver, err, sizeof err) && !c->quiet)
+        fprintf(stderr, "solve: a save at an interval failed: %s\n", err);
+    if (v != PB_UNKNOWN) pb_proven_note(&c->store, root, v, v, 8, PB_PROVEN_PINNED);
+    pb_position *q = malloc(sizeof *q);
+    for (int i = 0; q && r && i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        pb_route info;
+        *q = *root;
+        if (t->value == PB_UNKNOWN || t->end != PB_END_NONE ||
+            pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err))
+            continue;
+        int qv = q->to_move == root->to_move ? t->value : -t->value;
+        pb_proven_note(&c->store, q, qv, qv, 8, PB_PROVEN_PINNED);
+    }
+    free(q);
+    int rc = PB_EXIT_OK;
+    if (pb_proven_save(&c->store, c->path, c->note, err, sizeof err)) rc = pb_fail(PB_EXIT_WRITE, "%s", err);
+    else if (!c->quiet)
+        fprintf(stderr, "solve: checkpoint saved: %zu proven positions in %s\n", pb_proven_size(&c->store), c->path);
+    pb_proven_free(&c->store);
+    c->path = NULL;
+    return rc;
 }
 
 static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
@@ -262,21 +360,23 @@ static int solve_batch(const pb_opts *o, const pb_field *f) {
 }
 
 /* --algo pn: the value alone, by proof-number search (solver/pns.h). */
-static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g) {
+static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g, double every) {
     if (o->mpi || o->svg) return pb_fail(PB_EXIT_USAGE, "--algo pn gives the value alone: no --mpi, no --svg");
+    solve_ckpt ck;
+    int crc = ckpt_open(&ck, o, f, g, "pn", every);
+    if (crc != PB_CLI_GO) return crc;
     pb_pns_opts po = {0};
+    po.proven = ck.path ? &ck.store : NULL;
     po.table_bytes = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
     po.time_limit = o->time_limit;
     po.stop = &solve_interrupted;
     po.progress = o->quiet ? NULL : stderr;
     pb_pns_stats st;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
+    struct sigaction old[2];
+    catch_signals(old);
     int v = pb_pns_value(f, &g->pos, &po, &st);
-    sigaction(SIGINT, &old, NULL);
+    restore_signals(old);
+    int wrc = ckpt_close(&ck, f, &g->pos, v, NULL);
     if (st.stopped == 4)
         return pb_fail(PB_EXIT_MEMORY, "cannot allocate the proof-number table (--memory %s)",
                        o->memory ? o->memory : "default");
@@ -328,16 +428,19 @@ static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g) {
                (unsigned long long)st.hits, (unsigned long long)st.stores, (unsigned long long)st.replaced);
         printf("peak memory  %.1f MiB\n", (double)rss / 1048576.0);
     }
-    if (v != PB_UNKNOWN) return PB_EXIT_OK;
+    if (v != PB_UNKNOWN) return wrc;
     fflush(stdout);
-    return pb_fail(PB_EXIT_STOPPED, "stopped by %s before the value was proven",
-                   solve_interrupted ? "Ctrl-C" : pb_pns_stop_name(st.stopped));
+    pb_fail(PB_EXIT_STOPPED, "stopped by %s before the value was proven%s%s%s", stopped_by(pb_pns_stop_name(st.stopped)),
+            o->checkpoint && !wrc ? "; what is proven is saved in " : "", o->checkpoint && !wrc ? o->checkpoint : "",
+            o->checkpoint && !wrc ? " (go on with --resume)" : "");
+    return wrc ? wrc : PB_EXIT_STOPPED;
 }
 
 int cmd_solve(int argc, char **argv) {
     pb_opts o;
     solve_show show = {0};
     const char *algo = "ab", *job_nodes = NULL;
+    double save_every = 60;
     const pb_option options[] = {
         PB_OPTS_FIELD(o),
         PB_OPTS_RECORD(o),
@@ -349,7 +452,14 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_THREADS(o, "search threads (default 1)"),
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
                          "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
-        PB_OPT_TIME_LIMIT(o, "stop after SECONDS and print what is proven (exit 3)"),
+        PB_OPT_TIME_LIMIT(o, "stop after SECONDS, print what is proven (and save it with\n"
+                             "--checkpoint), exit 3"),
+        PB_OPT_TEXT("checkpoint", "FILE", &o.checkpoint,
+                    "keep the expensive proofs in FILE, saved every --save-every\n"
+                    "seconds and when the run ends or is stopped (docs/solver.md)"),
+        PB_OPT_RESUME(o, "go on from the checkpoint FILE: its proofs are consulted first;\n"
+                         "the answer is the same, found faster"),
+        PB_OPT_SECONDS("save-every", &save_every, "seconds between saves of the checkpoint (default 60)"),
         PB_OPT_TEXT("algo", "ab|pn", &algo, "ab: alpha-beta (default); pn: proof-number search,\n"
                                              "the value alone on one thread (docs/solver.md)"),
         PB_OPT_JSON(o),
@@ -368,7 +478,8 @@ int cmd_solve(int argc, char **argv) {
         "its value (win, draw or loss for the player to move, with perfect play), a\n"
         "best turn and a line of perfect play to the end of the game.  The search stops\n"
         "as soon as the value is proven.\n"
-        "Ctrl-C prints what is proven so far and exits with status 3.\n",
+        "Ctrl-C (SIGINT) or SIGTERM prints what is proven so far, saves the checkpoint\n"
+        "(--checkpoint) and exits with status 3.\n",
         options, 1};
     int prc = pb_cli_parse(&cmd, argc, argv, &o);
     if (prc != PB_CLI_GO) return prc;
@@ -393,15 +504,21 @@ int cmd_solve(int argc, char **argv) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--batch gives values and best turns only (no --first-turns, --all-routes)");
     }
+    if ((o.batch || o.match) && (o.checkpoint || o.resume)) {
+        pb_field_free(f);
+        if (!o.batch) pb_game_free(&g);
+        return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
+    }
     if (o.batch) {
         prc = solve_batch(&o, f);
         pb_field_free(f);
         return prc;
     }
     if (o.match) {
-        signal(SIGINT, on_sigint);
+        struct sigaction old[2];
+        catch_signals(old);
         int st = pb_cli_match_solve(&o, f, &g, &solve_interrupted);
-        signal(SIGINT, SIG_DFL);
+        restore_signals(old);
         pb_game_free(&g);
         pb_field_free(f);
         return st;
@@ -436,10 +553,15 @@ int cmd_solve(int argc, char **argv) {
         goto end;
     }
     if (!strcmp(algo, "pn")) {
-        rc = solve_pn(&o, f, &g);
+        rc = solve_pn(&o, f, &g, save_every);
         goto end;
     }
+    solve_ckpt ck;
+    rc = ckpt_open(&ck, &o, f, &g, "ab", save_every);
+    if (rc != PB_CLI_GO) goto end;
+    rc = PB_EXIT_OK;
     pb_solve_opts so = {0};
+    so.proven = ck.path ? &ck.store : NULL;
     so.threads = o.threads > 0 ? o.threads : 1;
     so.hash_bytes = o.memory ? (size_t)pb_parse_size(o.memory) : 0;
     so.time_limit = time_limit;
@@ -447,11 +569,8 @@ int cmd_solve(int argc, char **argv) {
     so.progress = o.quiet ? NULL : stderr;
     so.first_turns = show.first_turns;
     if (show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &show;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
+    struct sigaction old[2];
+    catch_signals(old);
     pb_solve_result r;
     pb_cluster_stats cs = {0};
 #ifdef PB_HAVE_MPI
@@ -468,7 +587,8 @@ int cmd_solve(int argc, char **argv) {
     } else
 #endif
         rc = pb_solve(f, &g.pos, &so, &r);
-    sigaction(SIGINT, &old, NULL);
+    restore_signals(old);
+    int wrc = ckpt_close(&ck, f, &g.pos, rc ? PB_UNKNOWN : r.value, rc ? NULL : &r);
     if (rc) {
         rc = rank ? PB_EXIT_MEMORY
                   : pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table (--memory %s)",
@@ -487,14 +607,18 @@ int cmd_solve(int argc, char **argv) {
     else print_text(f, &g, &r, &show, nranks ? &cs : NULL);
     free(cs.ranks);
     if (o.svg || o.html) status = write_pictures(&o, f, &r);
+    if (status == PB_EXIT_OK) status = wrc;
     if (r.stopped) {
         fflush(stdout);
-        const char *by = solve_interrupted ? "Ctrl-C" : "the time limit";
+        const char *by = stopped_by("the time limit");
+        char saved[600] = "";
+        if (o.checkpoint && !wrc)
+            snprintf(saved, sizeof saved, "; what is proven is saved in %s (go on with --resume)", o.checkpoint);
         if (show.first_turns)
-            pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s, %d of %d first-turn classes proven%s",
+            pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s, %d of %d first-turn classes proven%s%s",
                     by, pb_value_name(r.value), r.nsolved_classes, r.nturns,
-                    r.overflow ? " (the list is not whole)" : "");
-        else pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s", by, pb_value_name(r.value));
+                    r.overflow ? " (the list is not whole)" : "", saved);
+        else pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s%s", by, pb_value_name(r.value), saved);
         if (status == PB_EXIT_OK) status = PB_EXIT_STOPPED;
     } else if (r.overflow) {
         fflush(stdout);

@@ -116,6 +116,7 @@ typedef struct pns {
     volatile sig_atomic_t *stop;
     FILE *progress;
     int stopped;
+    pb_proven *proven;      /* saved proofs (proven.h); NULL = none */
 } pns;
 
 static double now_s(void) {
@@ -193,7 +194,9 @@ static void lookup(pns *s, const uint64_t *seg, int ball, int to_move, uint64_t 
     if (moves < 1) moves = 1;
     *pn = or_node ? 1 : (uint64_t)moves;
     *dn = or_node ? (uint64_t)moves : 1;
-    if (w < 0) return;
+    int pd = s->proven ? pb_proven_question(s->proven, seg, ball, to_move, hash, s->A, s->t) : 0; /* saved proofs consulted here */
+    if (pd) *pn = pd > 0 ? 0 : PN_INF, *dn = pd > 0 ? PN_INF : 0;
+    if (w < 0 || pd) return;
     uint64_t m = b[w];
     int lo = meta_lo(m), hi = meta_hi(m);
     int alo = s->A == to_move ? lo : -hi, ahi = s->A == to_move ? hi : -lo;
@@ -234,6 +237,7 @@ static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64
         if (mine) hi = hi < s->t - 1 ? hi : s->t - 1;
         else lo = lo > 1 - s->t ? lo : 1 - s->t;
     }
+    if (s->proven && (pn == 0 || dn == 0)) pb_proven_note(s->proven, p, lo, hi, 8, work); /* proven node reported here */
     uint64_t oldwork = b[e] >> 40;
     if (work > 0xffffffULL) work = 0xffffffULL;
     if (oldwork > work) work = oldwork;
@@ -512,6 +516,8 @@ static int ask(pns *s, pb_position *p, int A, int t) {
     s->A = A, s->t = t;
     s->qbits = (1ULL | (uint64_t)A << 1 | (uint64_t)t << 2) << 37;
     uint64_t pn = 1, dn = 1;
+    int pd = s->proven ? pb_proven_question(s->proven, p->seg, p->ball, p->to_move, p->hash, A, t) : 0; /* saved proofs consulted here */
+    if (pd) return pd > 0;
     if (s->f->spec.rules == PB_RULES_TRIPLE) mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     else mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     if (s->stopped) return -1;
@@ -539,6 +545,7 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     s->node_limit = o->node_limit;
     s->stop = o->stop;
     s->progress = o->progress;
+    s->proven = o->proven; /* saved proofs (proven.h) */
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
     s->next_report = s->t0 + 2.0;

@@ -28,6 +28,8 @@ typedef struct pb_pns_opts {
                                         instead of the weak max + count - 1 */
     int epsilon;                     /* threshold slack in 1/1024 (the 1+e trick);
                                         0 = 1024 (e = 1), negative = none */
+    pb_proven *proven;               /* saved proofs: consulted (published entries) and told of
+                                        every solved node (solver/proven.h); may be NULL */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {

@@ -96,6 +96,7 @@ typedef struct shared {
     int16_t *node_img[4], *seg_img[4];
     uint64_t (*delta[4])[8];  /* hash change of step (node, direction) in orientation k */
     int tactics, full_keys;
+    pb_proven *proven;        /* saved proofs (proven.h); NULL = none */
     int nthreads;
     atomic_uint busy[BUSY_SLOTS];
     volatile sig_atomic_t *stop;
@@ -430,6 +431,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     int orient, ttbest = 8, cut;
     pb_tt_key key = key_of(w, p, &orient);
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
+    if (sh->proven && pb_proven_cut(sh->proven, p, &alpha, &beta, &cut)) return cut; /* saved proofs consulted here */
     ttbest = dir_img(orient, ttbest);
     if (sh->tactics && turn_start) {
         int budget = SCORE_BUDGET;
@@ -489,6 +491,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     int slo = best >= b0 ? best : best > a0 ? best : -1;
     int shi = best <= a0 ? best : best < b0 ? best : 1;
     pb_tt_store(sh->tt, &key, slo, shi, dir_img(orient, bestd), w->nodes - nodes0, &w->st);
+    if (sh->proven) pb_proven_note(sh->proven, p, slo, shi, bestd, w->nodes - nodes0); /* proven node reported here */
     return best;
 }
 
@@ -534,6 +537,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     uint64_t seg[PB_MAX_WORDS];
     if (orient) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
+    if (w->sh->proven && pb_proven_cut(w->sh->proven, p, &alpha, &beta, &cut)) return cut; /* saved proofs consulted here */
     const uint64_t nodes0 = w->nodes;
     turn_ctx c = {w, p->to_move, alpha, beta, -2, 2, 0, 0};
     long n = pb_routes_foreach(w->sh->f, p, turn_child, &c);
@@ -552,6 +556,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     int shi = best <= alpha ? best : best < beta ? best : 1;
     if (n == 0) slo = shi = PB_DRAW;
     pb_tt_store(w->sh->tt, &key, slo, shi, 8, w->nodes - nodes0, &w->st);
+    if (w->sh->proven) pb_proven_note(w->sh->proven, p, slo, shi, 8, w->nodes - nodes0); /* proven node reported here */
     return best;
 }
 
@@ -955,6 +960,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         return -1;
     }
     sh->tactics = !o->no_tactics;
+    sh->proven = o->proven; /* saved proofs (proven.h) */
     keys_choose(sh, p);
     sh->stop = o->stop;
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "process.h"
+#include "proven.h"
 #include "tt.h"
 #include "turn.h"
 
@@ -38,6 +39,8 @@ typedef struct pb_solve_opts {
     size_t class_bytes;              /* memory cap of the first-turn class list; 0 = PB_SOLVE_CLASS_BYTES */
     int full_keys;                   /* no mirror images in the table's keys (tests, measurements) */
     int no_tactics;                  /* no "can the mover score this turn?" check (measurements) */
+    pb_proven *proven;               /* saved proofs: consulted (published entries) and told of
+                                        every proven node (solver/proven.h); may be NULL */
 } pb_solve_opts;
 
 #define PB_SOLVE_DEFAULT_HASH ((size_t)64 << 20)
