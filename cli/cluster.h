@@ -56,6 +56,9 @@ typedef struct pb_cluster_solve_opts {
     double time_limit;               /* seconds from the start (0: none) */
     volatile sig_atomic_t *stop;     /* seen by rank 0 between jobs; may be NULL */
     FILE *progress;                  /* a line per job on rank 0, or NULL */
+    pb_proven *proven;               /* saved proofs (solver/proven.h), or NULL: rank 0's
+                                        checkpoint (read, and told every proven top
+                                        position), a worker's copy (read only) */
 } pb_cluster_solve_opts;
 
 #define PB_CLUSTER_JOB_NODES ((uint64_t)4 << 20)

@@ -62,7 +62,6 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
         if (o->resume) return pb_fail(PB_EXIT_USAGE, "--resume needs --checkpoint FILE");
         return PB_CLI_GO;
     }
-    if (o->mpi) return pb_fail(PB_EXIT_USAGE, "--checkpoint is not available with --mpi yet");
     FILE *probe = o->resume ? NULL : fopen(o->checkpoint, "rb");
     if (probe) {
         fclose(probe);
@@ -557,7 +556,28 @@ int cmd_solve(int argc, char **argv) {
         goto end;
     }
     solve_ckpt ck;
-    rc = ckpt_open(&ck, &o, f, &g, "ab", save_every);
+    /* Under --mpi rank 0 keeps the checkpoint; the other processes only
+     * read it on --resume (a file system all of them see), as saved proofs
+     * for their own searches, and keep nothing (min_work: never). */
+    pb_proven wstore;
+    int wload = o.mpi && rank != 0 && o.checkpoint && o.resume;
+    if (o.mpi && rank != 0) {
+        memset(&ck, 0, sizeof ck);
+        rc = PB_CLI_GO;
+        if (wload) {
+            char err[512];
+            pb_proven_init(&wstore, f, &g.pos, PB_PROVEN_PINNED, 0);
+            if (pb_proven_load(&wstore, o.checkpoint, err, sizeof err)) rc = PB_EXIT_USAGE; /* rank 0 says why */
+        }
+    } else rc = ckpt_open(&ck, &o, f, &g, o.mpi ? "mpi" : "ab", save_every);
+#ifdef PB_HAVE_MPI
+    if (o.mpi && pb_cluster_max(&cl, rc != PB_CLI_GO)) {
+        if (rc == PB_CLI_GO && rank == 0) ckpt_close(&ck, f, &g.pos, PB_UNKNOWN, NULL);
+        if (wload) pb_proven_free(&wstore);
+        if (rc == PB_CLI_GO) rc = PB_EXIT_USAGE;
+        goto end;
+    }
+#endif
     if (rc != PB_CLI_GO) goto end;
     rc = PB_EXIT_OK;
     pb_solve_opts so = {0};
@@ -583,7 +603,9 @@ int cmd_solve(int argc, char **argv) {
         co.time_limit = time_limit;
         co.stop = &solve_interrupted;
         co.progress = o.quiet || rank ? NULL : stderr;
+        co.proven = rank == 0 ? (ck.path ? &ck.store : NULL) : wload ? &wstore : NULL;
         rc = pb_cluster_solve(&cl, f, &g.pos, &co, &r, &cs);
+        if (wload) pb_proven_free(&wstore);
     } else
 #endif
         rc = pb_solve(f, &g.pos, &so, &r);

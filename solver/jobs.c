@@ -100,6 +100,7 @@ struct pb_jobs {
     size_t *blen, *bcap;
     int ndepth;
     pb_turnwalk *tw;
+    const pb_proven *known;  /* saved proofs, or NULL */
     uint64_t *kbuf;          /* 2 * kw words of scratch */
     pb_position *pbuf;       /* scratch */
     pb_jobs_stats st;
@@ -155,6 +156,8 @@ static int index_put(pb_jobs *j, uint32_t v) {
     return 0;
 }
 
+static void touch(pb_jobs *j, uint32_t v);
+
 /* The vertex of key (canonical), created as a leaf if new; NONE32 if
  * memory ran out.  Pointers into j->nodes do not survive the call. */
 static uint32_t vertex(pb_jobs *j, const uint64_t *key, int *isnew) {
@@ -185,6 +188,16 @@ static uint32_t vertex(pb_jobs *j, const uint64_t *key, int *isnew) {
     x->lo = -1, x->hi = 1;
     pb_position_unpack(j->f, key, j->pbuf);
     x->depth = (int16_t)pb_position_drawn_count(j->f, j->pbuf);
+    int lo, hi;
+    if (j->known && pb_proven_probe(j->known, j->pbuf->seg, j->pbuf->ball, j->pbuf->to_move, j->pbuf->hash, &lo, &hi, NULL)) {
+        /* Saved bounds for the player to move there, turned into A's. */
+        int a = j->pbuf->to_move == j->a;
+        x->lo = (int8_t)(a ? lo : -hi), x->hi = (int8_t)(a ? hi : -lo);
+        index_put(j, v);
+        touch(j, v);
+        j->st.positions = j->n;
+        return v;
+    }
     index_put(j, v);
     j->st.positions = j->n;
     return v;
@@ -330,10 +343,11 @@ static int expand(pb_jobs *j, uint32_t v, int32_t home) {
     return j->error ? PB_JOBS_ERROR : 0;
 }
 
-pb_jobs *pb_jobs_new(const pb_field *f, const pb_position *p, int first_turns) {
+pb_jobs *pb_jobs_new(const pb_field *f, const pb_position *p, int first_turns, const pb_proven *known) {
     pb_jobs *j = calloc(1, sizeof *j);
     if (!j) return NULL;
     j->f = f;
+    j->known = known;
     j->a = p->to_move;
     j->kw = f->nwords + 1;
     j->T = PB_WIN;

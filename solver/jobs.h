@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "position.h"
+#include "proven.h"
 
 typedef struct pb_jobs pb_jobs;
 
@@ -37,8 +38,11 @@ typedef struct pb_jobs_stats {
 
 /* A graph rooted at p (a position where the game goes on).  first_turns:
  * also prove the exact value of every position after a first turn, not
- * only the root's.  NULL if memory ran out. */
-pb_jobs *pb_jobs_new(const pb_field *f, const pb_position *p, int first_turns);
+ * only the root's.  known (may be NULL): saved proofs (proven.h, published
+ * entries); every position the graph meets takes its bounds from them, so
+ * a resumed search rebuilds the top from what was proven before.  NULL if
+ * memory ran out. */
+pb_jobs *pb_jobs_new(const pb_field *f, const pb_position *p, int first_turns, const pb_proven *known);
 void pb_jobs_free(pb_jobs *j);
 
 #define PB_JOBS_NONE (-1)   /* nothing to hand out until a job comes back */

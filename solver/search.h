@@ -159,6 +159,9 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 /* Limits each later question to `seconds` (0 = none); a question cut
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
+/* Saved proofs for the later questions, as pb_solve_opts.proven (NULL =
+ * none). */
+void pb_solver_set_proven(pb_solver *s, pb_proven *store);
 /* The exact value of p (as pb_solver_value) on the solver's threads, or
  * PB_UNKNOWN when max_nodes nodes (about: counted every few thousand) or
  * the time limit ran out first; max_nodes 0 = no budget.  The table keeps

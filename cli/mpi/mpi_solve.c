@@ -129,7 +129,7 @@ static int lead_loop(const pb_cluster *c, const pb_field *f, pb_jobs *j, pb_solv
                      double deadline, rank_counts *rc, double *cpu, int *stopped) {
     int K = c->nranks;
     long *busy = malloc(sizeof(long) * (size_t)K);
-    size_t *cursor = calloc((size_t)K, sizeof *cursor), cap = 0;
+    size_t *cursor = calloc((size_t)K, sizeof *cursor), cap = 0, noted = 0;
     uint64_t *buf = NULL;
     pb_position p, q;
     int err = 0;
@@ -187,6 +187,13 @@ static int lead_loop(const pb_cluster *c, const pb_field *f, pb_jobs *j, pb_solv
         double c0 = cpu_now();
         if (pb_jobs_result(j, id, v)) err = 1;
         *cpu += cpu_now() - c0;
+        /* Every position the top proved goes into the checkpoint (kept
+         * whatever its work: the top is what a restart rebuilds first). */
+        for (; o->proven && noted < pb_jobs_log_size(j); noted++) {
+            int lv;
+            pb_jobs_log_get(j, noted, &q, &lv);
+            pb_proven_note(o->proven, &q, lv, lv, 8, PB_PROVEN_PINNED);
+        }
     }
     for (int w = 1; w < K; w++) {
         MPI_Send(NULL, 0, MPI_UINT64_T, w, TAG_STOP, MPI_COMM_WORLD);
@@ -208,7 +215,8 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
     size_t hash = o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
     /* Rank 0 with workers searches only the line: one thread. */
     pb_solver *s = pb_solver_new_threads(f, hash, c->rank == 0 && c->nranks > 1 ? 1 : r->threads);
-    pb_jobs *j = c->rank == 0 ? pb_jobs_new(f, p, o->first_turns) : NULL;
+    pb_jobs *j = c->rank == 0 ? pb_jobs_new(f, p, o->first_turns, o->proven) : NULL;
+    if (s) pb_solver_set_proven(s, o->proven);
     int bad = !s || (c->rank == 0 && !j), anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (anybad) {

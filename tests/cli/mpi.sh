@@ -114,6 +114,38 @@ PY
 "$P" solve --field 2,2,2 --job-nodes 5 > /dev/null 2> e.txt; rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l < e.txt)" -eq 1 ] || fail "--job-nodes without --mpi: status $rc, '$(cat e.txt)'"
 
+# Saved proofs under --mpi: a run stopped half-way (by its time limit, then
+# by SIGTERM sent to the processes, as Slurm sends it) saves what rank 0's
+# top proved; a rerun with --resume on another number of processes
+# rebuilds the top from it and gives the values of one process.
+T="--rules triple --field 2,6,6 --first-turns"
+"$P" solve $T --quiet > ck1.out || fail "solve $T"
+same_solve ck1.out > ck1.cut
+rm -f ck.pbs
+mpi 3 solve --mpi $T --checkpoint ck.pbs --job-nodes 20k --time-limit 1.5 > /dev/null 2> ck.err
+rc=$?
+[ $rc -eq 3 ] && grep -q 'what is proven is saved in ck.pbs' ck.err || fail "--mpi stopped half-way: status $rc, $(grep paperball: ck.err)"
+mpi 2 solve --mpi $T --checkpoint ck.pbs --resume --job-nodes 20k > ck2.out 2> ck2.err || fail "--mpi --resume: status $?"
+grep -qE 'resumed from ck.pbs: [1-9][0-9]* proven positions' ck2.err || fail "--mpi --resume: $(grep resumed ck2.err)"
+same_solve ck2.out > ck2.cut
+cmp -s ck1.cut ck2.cut || { fail "--mpi --resume differs from one process"; diff ck1.cut ck2.cut | head -5; }
+rm -f ck.pbs
+mpi 3 solve --mpi $T --checkpoint ck.pbs --job-nodes 20k > /dev/null 2> term.err &
+run=$!
+sleep 2
+kill -TERM $(pgrep -P $run) 2> /dev/null
+wait $run
+rc=$?
+if [ $rc -eq 0 ]; then
+    echo "note: the run ended before SIGTERM came; the stop is not checked"
+else
+    # (mpirun's own status is that of some process: 3, or 1 when it ended the others)
+    grep -q 'stopped by SIGTERM' term.err && [ -s ck.pbs ] || fail "--mpi and SIGTERM: status $rc, $(grep paperball: term.err)"
+    mpi 3 solve --mpi $T --checkpoint ck.pbs --resume > ck3.out 2> /dev/null || fail "--mpi --resume after SIGTERM"
+    same_solve ck3.out > ck3.cut
+    cmp -s ck1.cut ck3.cut || fail "--mpi --resume after SIGTERM differs from one process"
+fi
+
 # Refusals (before MPI starts, so no mpirun is needed): one line, status 2.
 for opt in --resume "--checkpoint ck"; do
     "$P" enumerate --mpi --field 2,2,2 $opt > /dev/null 2> e.txt
