@@ -88,6 +88,7 @@ static pb_jobs *run(const pb_field *f, const pb_position *p, int first_turns, in
 
 typedef struct kids {
     pb_position pos[256];
+    int ref[256];
     int n;
 } kids;
 
@@ -108,6 +109,7 @@ static int check(const pb_field *f, const pb_position *p, uint64_t seed) {
     kids *k = malloc(sizeof *k);
     k->n = 0;
     pb_turn_outcomes(tw, p, kid, k);
+    for (int i = 0; i < k->n; i++) k->ref[i] = pb_ref_minimax_value(f, &k->pos[i], REF_BUDGET);
     for (int W = 1; W <= 3; W += 2)
         for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
             sim sm;
@@ -115,7 +117,7 @@ static int check(const pb_field *f, const pb_position *p, uint64_t seed) {
             assert_int_equal(pb_jobs_value(j, p), want);
             /* The log holds true values (checked on a few the brute force
              * reaches). */
-            for (size_t i = 0, logged = 0; i < pb_jobs_log_size(j) && logged < 6; i++) {
+            for (size_t i = 0, logged = 0; i < pb_jobs_log_size(j) && logged < 3; i++) {
                 pb_position q;
                 int v;
                 pb_jobs_log_get(j, i, &q, &v);
@@ -127,8 +129,7 @@ static int check(const pb_field *f, const pb_position *p, uint64_t seed) {
             pb_jobs_free(j);
             j = run(f, p, 1, W, budgets[b], seed + 7 + (uint64_t)b, &sm, NULL);
             for (int i = 0; i < k->n; i++) {
-                int ref = pb_ref_minimax_value(f, &k->pos[i], REF_BUDGET);
-                int v = pb_jobs_value(j, &k->pos[i]);
+                int ref = k->ref[i], v = pb_jobs_value(j, &k->pos[i]);
                 assert_true(v == PB_WIN || v == PB_DRAW || v == PB_LOSS);
                 if (ref != PB_UNKNOWN) assert_int_equal(v, ref); /* (the brute force may not reach it) */
             }
