@@ -146,12 +146,12 @@ else
     cmp -s ck1.cut ck3.cut || fail "--mpi --resume after SIGTERM differs from one process"
 fi
 
-# Refusals (before MPI starts, so no mpirun is needed): one line, status 2.
-for opt in --resume "--checkpoint ck"; do
-    "$P" enumerate --mpi --field 2,2,2 $opt > /dev/null 2> e.txt
-    rc=$?
-    [ $rc -eq 2 ] && [ "$(wc -l < e.txt)" -eq 1 ] && grep -q 'mpi' e.txt || fail "--mpi $opt: status $rc, '$(cat e.txt)'"
-done
+# --resume with no checkpoint saved by these processes: one line, status 2
+# (checkpoints under --mpi: tests/cli/mpi_checkpoint.sh).
+"$P" enumerate --mpi --field 2,2,2 --resume > /dev/null 2> e.txt
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l < e.txt)" -eq 1 ] && grep -q 'no depth is saved by all 1 processes' e.txt \
+    || fail "--mpi --resume: status $rc, '$(cat e.txt)'"
 
 cd .. && rm -rf "$W"
 finish
