@@ -5,7 +5,7 @@
  * key, posset.h) in the smaller of its two left-right orientations, which
  * have one value for the player to move (the rules are left-right
  * symmetric; search.c's keys rest on the same fact).  Equal keys are one
- * vertex, found by a hash index but decided by comparing the whole key:
+ * vertex, found in a posset (posset.h), which compares whole keys:
  * transpositions merge, and a hash collision can only cost a probe.  An
  * expanded vertex has an edge to each distinct position after one turn
  * (pb_turn_outcomes); turns that end the game are folded into the vertex
@@ -64,7 +64,6 @@
 enum { LEAF = 0, FLIGHT, EXPANDED };
 
 typedef struct jnode {
-    uint64_t hash;
     uint64_t pn[2], dn[2];   /* k = 0: jobs in flight count as yes; k = 1: as no */
     uint32_t edge0, nedge;   /* children: edges[edge0 .. edge0 + nedge) */
     uint32_t in;             /* first edge into this vertex (a list through next_in) */
@@ -90,8 +89,7 @@ struct pb_jobs {
     size_t n, cap;
     jedge *edges;
     size_t ne, ecap;
-    uint32_t *slots;         /* vertex + 1, 0 = empty; a power of two */
-    size_t nslots;
+    pb_posset index;         /* canonical position -> vertex */
     uint32_t *goals;
     int ngoals;
     uint32_t *log;
@@ -102,20 +100,10 @@ struct pb_jobs {
     pb_turnwalk *tw;
     const pb_proven *known;  /* saved proofs, or NULL */
     uint64_t *kbuf;          /* 2 * kw words of scratch */
-    pb_position *pbuf;       /* scratch */
+    pb_position *pbuf, *cbuf; /* scratch */
     pb_jobs_stats st;
     int error;
 };
-
-static uint64_t key_hash(const uint64_t *k, int kw) {
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (int i = 0; i < kw; i++) {
-        h ^= k[i];
-        h *= 0xbf58476d1ce4e5b9ULL;
-        h ^= h >> 31;
-    }
-    return h | 1;
-}
 
 static int grow(void **p, size_t *cap, size_t need, size_t size) {
     if (need <= *cap) return 0;
@@ -128,78 +116,48 @@ static int grow(void **p, size_t *cap, size_t need, size_t size) {
     return 0;
 }
 
-/* The packed key of p's smaller left-right orientation into out. */
-static void canonical(pb_jobs *j, const pb_position *p, uint64_t *out) {
+/* p's orientation of smaller packed key (of p and its left-right mirror
+ * image) into *out, its key into j->kbuf. */
+static void canonical(pb_jobs *j, const pb_position *p, pb_position *out) {
     uint64_t *k2 = j->kbuf + j->kw;
-    pb_position_pack(j->f, p, out);
+    pb_position_pack(j->f, p, j->kbuf);
     pb_position_mirror(j->f, p, j->pbuf, 1, 0);
     pb_position_pack(j->f, j->pbuf, k2);
-    if (memcmp(k2, out, sizeof(uint64_t) * (size_t)j->kw) < 0) memcpy(out, k2, sizeof(uint64_t) * (size_t)j->kw);
-}
-
-static uint32_t find(const pb_jobs *j, const uint64_t *key, uint64_t h) {
-    size_t m = j->nslots - 1;
-    for (size_t s = h & m;; s = (s + 1) & m) {
-        uint32_t v = j->slots[s];
-        if (!v) return NONE32;
-        v--;
-        if (j->nodes[v].hash == h && !memcmp(j->keys + (size_t)v * j->kw, key, sizeof(uint64_t) * (size_t)j->kw))
-            return v;
-    }
-}
-
-static int index_put(pb_jobs *j, uint32_t v) {
-    size_t m = j->nslots - 1;
-    size_t s = j->nodes[v].hash & m;
-    while (j->slots[s]) s = (s + 1) & m;
-    j->slots[s] = v + 1;
-    return 0;
+    int m = memcmp(k2, j->kbuf, sizeof(uint64_t) * (size_t)j->kw) < 0;
+    *out = m ? *j->pbuf : *p;
+    if (m) memcpy(j->kbuf, k2, sizeof(uint64_t) * (size_t)j->kw);
 }
 
 static void touch(pb_jobs *j, uint32_t v);
 
-/* The vertex of key (canonical), created as a leaf if new; NONE32 if
- * memory ran out.  Pointers into j->nodes do not survive the call. */
-static uint32_t vertex(pb_jobs *j, const uint64_t *key, int *isnew) {
-    uint64_t h = key_hash(key, j->kw);
-    uint32_t v = find(j, key, h);
-    *isnew = v == NONE32;
-    if (v != NONE32) return v;
+/* The vertex of c (canonical(), its key in j->kbuf), created as a leaf if
+ * new; NONE32 if memory ran out.  Pointers into j->nodes do not survive
+ * the call. */
+static uint32_t vertex(pb_jobs *j, const pb_position *c, int *isnew) {
+    uint64_t *slot = pb_posset_slot(&j->index, j->f, c, isnew);
+    if (!*isnew) return (uint32_t)*slot;
     if (grow((void **)&j->nodes, &j->cap, j->n + 1, sizeof *j->nodes)) return NONE32;
     uint64_t *k = realloc(j->keys, sizeof(uint64_t) * j->cap * (size_t)j->kw);
     if (!k) return NONE32;
     j->keys = k;
-    if (2 * (j->n + 1) > j->nslots) {
-        size_t ns = 2 * j->nslots;
-        uint32_t *sl = calloc(ns, sizeof *sl);
-        if (!sl) return NONE32;
-        free(j->slots);
-        j->slots = sl, j->nslots = ns;
-        for (uint32_t i = 0; i < j->n; i++) index_put(j, i);
-    }
-    v = (uint32_t)j->n++;
-    memcpy(j->keys + (size_t)v * j->kw, key, sizeof(uint64_t) * (size_t)j->kw);
+    uint32_t v = (uint32_t)j->n++;
+    *slot = v;
+    memcpy(j->keys + (size_t)v * j->kw, j->kbuf, sizeof(uint64_t) * (size_t)j->kw);
     jnode *x = &j->nodes[v];
     memset(x, 0, sizeof *x);
-    x->hash = h;
     x->pn[0] = x->pn[1] = x->dn[0] = x->dn[1] = 1;
     x->in = NONE32;
     x->home = x->worker = -1;
     x->lo = -1, x->hi = 1;
-    pb_position_unpack(j->f, key, j->pbuf);
-    x->depth = (int16_t)pb_position_drawn_count(j->f, j->pbuf);
-    int lo, hi;
-    if (j->known && pb_proven_probe(j->known, j->pbuf->seg, j->pbuf->ball, j->pbuf->to_move, j->pbuf->hash, &lo, &hi, NULL)) {
-        /* Saved bounds for the player to move there, turned into A's. */
-        int a = j->pbuf->to_move == j->a;
-        x->lo = (int8_t)(a ? lo : -hi), x->hi = (int8_t)(a ? hi : -lo);
-        index_put(j, v);
-        touch(j, v);
-        j->st.positions = j->n;
-        return v;
-    }
-    index_put(j, v);
+    x->depth = (int16_t)pb_position_drawn_count(j->f, c);
     j->st.positions = j->n;
+    int lo, hi;
+    if (j->known && pb_proven_probe(j->known, c->seg, c->ball, c->to_move, c->hash, &lo, &hi, NULL)) {
+        /* Saved bounds for the player to move there, turned into A's. */
+        int a = c->to_move == j->a;
+        x->lo = (int8_t)(a ? lo : -hi), x->hi = (int8_t)(a ? hi : -lo);
+        touch(j, v);
+    }
     return v;
 }
 
@@ -306,9 +264,9 @@ static int expand_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o
         x->end_set = 1;
         return 0;
     }
-    canonical(j, o->after, j->kbuf);
+    canonical(j, o->after, j->cbuf);
     int isnew;
-    uint32_t ch = vertex(j, j->kbuf, &isnew);
+    uint32_t ch = vertex(j, j->cbuf, &isnew);
     if (ch == NONE32 || grow((void **)&j->edges, &j->ecap, j->ne + 1, sizeof *j->edges)) return j->error = 1;
     jnode *y = &j->nodes[ch];
     if (y->stamp == c->v + 1) return 0; /* a mirror image of a child already linked */
@@ -358,13 +316,13 @@ pb_jobs *pb_jobs_new(const pb_field *f, const pb_position *p, int first_turns, c
     j->bcap = calloc((size_t)j->ndepth, sizeof *j->bcap);
     j->kbuf = malloc(sizeof(uint64_t) * 2 * (size_t)j->kw);
     j->pbuf = malloc(sizeof *j->pbuf);
+    j->cbuf = malloc(sizeof *j->cbuf);
+    pb_posset_init(&j->index, f);
     j->tw = pb_turnwalk_new(f);
-    j->nslots = 1024;
-    j->slots = calloc(j->nslots, sizeof *j->slots);
     int isnew;
-    if (!j->slots || !j->bucket || !j->blen || !j->bcap || !j->kbuf || !j->pbuf || !j->tw) goto fail;
-    canonical(j, p, j->kbuf);
-    if (vertex(j, j->kbuf, &isnew) != 0 || expand(j, 0, -1)) goto fail;
+    if (!j->bucket || !j->blen || !j->bcap || !j->kbuf || !j->pbuf || !j->cbuf || !j->tw) goto fail;
+    canonical(j, p, j->cbuf);
+    if (vertex(j, j->cbuf, &isnew) != 0 || expand(j, 0, -1)) goto fail;
     /* The goals: the root, or every position after a first turn. */
     j->ngoals = first_turns ? (int)j->nodes[0].nedge : 1;
     j->goals = malloc(sizeof *j->goals * (size_t)(j->ngoals + 1));
@@ -380,8 +338,9 @@ void pb_jobs_free(pb_jobs *j) {
     if (!j) return;
     for (int d = 0; d < j->ndepth && j->bucket; d++) free(j->bucket[d]);
     free(j->bucket), free(j->blen), free(j->bcap);
-    free(j->nodes), free(j->keys), free(j->edges), free(j->slots), free(j->goals), free(j->log);
-    free(j->kbuf), free(j->pbuf);
+    free(j->nodes), free(j->keys), free(j->edges), free(j->goals), free(j->log);
+    free(j->kbuf), free(j->pbuf), free(j->cbuf);
+    pb_posset_free(&j->index);
     pb_turnwalk_free(j->tw);
     free(j);
 }
@@ -468,8 +427,9 @@ int pb_jobs_done(const pb_jobs *j) {
 }
 
 int pb_jobs_value(pb_jobs *j, const pb_position *p) {
-    canonical(j, p, j->kbuf);
-    uint32_t v = find(j, j->kbuf, key_hash(j->kbuf, j->kw));
+    canonical(j, p, j->cbuf);
+    const uint64_t *slot = pb_posset_find(&j->index, j->kbuf, j->cbuf->hash);
+    uint32_t v = slot ? (uint32_t)*slot : NONE32;
     if (v == NONE32 || j->nodes[v].lo != j->nodes[v].hi) return PB_UNKNOWN;
     return p->to_move == j->a ? j->nodes[v].lo : -j->nodes[v].lo;
 }
