@@ -619,7 +619,7 @@ int cmd_solve(int argc, char **argv) {
     }
     int status = PB_EXIT_OK;
     if (rank != 0) {
-        /* Every process holds the whole result; rank 0 speaks. */
+        /* The other processes know the value and whether it stopped; rank 0 speaks. */
         status = r.stopped ? PB_EXIT_STOPPED : PB_EXIT_OK;
         pb_solve_result_free(&r);
         rc = status;
