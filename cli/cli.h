@@ -15,7 +15,7 @@ enum {
     PB_EXIT_OK = 0,      /* success; prove: every checked claim holds */
     PB_EXIT_FAIL = 1,    /* another runtime failure (a system error) */
     PB_EXIT_USAGE = 2,   /* bad input: an option, a field, a record, a checkpoint */
-    PB_EXIT_STOPPED = 3, /* stopped early by --time-limit or Ctrl-C: the output is partial */
+    PB_EXIT_STOPPED = 3, /* stopped early by --time-limit, Ctrl-C or SIGTERM: the output is partial */
     PB_EXIT_MEMORY = 4,  /* out of memory, or over the --memory budget */
     PB_EXIT_WRITE = 5,   /* the output could not be written (full disk, closed stdout) */
     PB_EXIT_CLAIM = 6,   /* prove: a claim fails */

@@ -221,6 +221,7 @@ int cmd_enumerate(int argc, char **argv) {
                          "the run stops (exit 4) naming the last finished depth"),
         PB_OPT_CHECKPOINT(o, "directory of the checkpoint file (default .), written after\n"
                              "each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
+                             "(with --mpi one file per process: ...ckpt.<rank>-of-<K>.<0|1>)\n"
                              "and removed when every game has ended"),
         PB_OPT_RESUME(o, "continue from that checkpoint's depth"),
         PB_OPT_TIME_LIMIT(o, "stop after SECONDS of wall clock; like Ctrl-C or SIGTERM it prints\n"
@@ -230,7 +231,8 @@ int cmd_enumerate(int argc, char **argv) {
         PB_OPT_JSON(o),
         PB_OPT_QUIET(o),
         PB_OPT_MPI(o, "under mpirun: spread the positions over the processes (the\n"
-                      "same output; --memory per process; no checkpoint)"),
+                      "same output; --memory per process; --resume with the same number\n"
+                      "of processes)"),
         PB_OPT_MATCH(o),
         PB_OPT_END};
     const pb_command cmd = {
@@ -269,11 +271,6 @@ int cmd_enumerate(int argc, char **argv) {
     pb_cluster cl;
     pb_enum_dist dist;
     if (o.mpi) {
-        if (o.resume || o.checkpoint) {
-            rc = pb_fail(PB_EXIT_USAGE, "--mpi does not write or resume checkpoints: drop --%s",
-                         o.resume ? "resume" : "checkpoint");
-            goto out;
-        }
         if (pb_cluster_start(&cl)) {
             rc = PB_EXIT_FAIL;
             goto out;
@@ -281,7 +278,6 @@ int cmd_enumerate(int argc, char **argv) {
         pb_cluster_enum_dist(&cl, f, &dist);
         eo.dist = &dist;
         rank = cl.rank;
-        goto run;
     }
 #endif
     const char *dir = o.checkpoint ? o.checkpoint : ".";
@@ -297,9 +293,6 @@ int cmd_enumerate(int argc, char **argv) {
 
     eo.checkpoint = path;
     eo.resume = o.resume;
-#ifdef PB_HAVE_MPI
-run:
-#endif
     eo.max_depth = o.depth;
     /* Tests only (tests/cli/mpi.sh): keep counts above this in GMP, so that
      * the big-count paths run on small fields.  The output is the same. */
@@ -351,7 +344,8 @@ run:
         rc = pb_fail(PB_EXIT_MEMORY, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
     } else if (st == PB_ENUM_INTERRUPTED) {
         print_finished(f, &o, &res, from_start, "stopped early");
-        rc = pb_fail(PB_EXIT_STOPPED, "%s%s%s", res.message, path ? "; checkpoint kept: " : "", path ? path : "");
+        rc = pb_fail(PB_EXIT_STOPPED, "%s%s%s%s", res.message, path ? "; checkpoint kept: " : "", path ? path : "",
+                     path && eo.dist ? ".*-of-*.* (one file per process)" : "");
     } else {
         rc = pb_fail(st == PB_ENUM_IO ? PB_EXIT_WRITE : PB_EXIT_FAIL, "%s", res.message);
     }

@@ -15,12 +15,109 @@
 #include "cluster.h"
 
 /* The one piece of global mutable state: a signal handler can reach
- * nothing else.  The search only reads it (through pb_solve_opts.stop). */
+ * nothing else.  The search only reads it (through pb_solve_opts.stop).
+ * It holds the number of the signal that stopped the run (SIGINT, SIGTERM). */
 static volatile sig_atomic_t solve_interrupted;
 
-static void on_sigint(int sig) {
-    (void)sig;
-    solve_interrupted = 1;
+static void on_signal(int sig) { solve_interrupted = sig; }
+
+/* SIGINT (Ctrl-C) and SIGTERM (timeout, Slurm, kill) alike: the search
+ * stops, what is proven is printed and saved.  old[2] gets the handlers
+ * that stop_signals puts back. */
+static void catch_signals(struct sigaction old[2]) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void restore_signals(const struct sigaction old[2]) {
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
+/* What stopped the run, for the closing line. */
+static const char *stopped_by(const char *otherwise) {
+    return solve_interrupted == SIGTERM ? "SIGTERM" : solve_interrupted ? "Ctrl-C (SIGINT)" : otherwise;
+}
+
+/* --checkpoint FILE: the saved proofs of this run (solver/proven.h),
+ * loaded with --resume, saved every --save-every seconds by a thread of
+ * their own and once more at the end, however the run ends. */
+typedef struct solve_ckpt {
+    const char *path;        /* NULL: no checkpoint */
+    pb_proven store;
+    pb_proven_saver *saver;
+    char note[64];           /* the header's words about this run */
+    int quiet;
+} solve_ckpt;
+
+/* Opens the checkpoint of the run: PB_CLI_GO, or the status to exit with. */
+static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const pb_game *g, const char *algo,
+                     double every) {
+    memset(c, 0, sizeof *c);
+    if (!o->checkpoint) {
+        if (o->resume) return pb_fail(PB_EXIT_USAGE, "--resume needs --checkpoint FILE");
+        return PB_CLI_GO;
+    }
+    FILE *probe = o->resume ? NULL : fopen(o->checkpoint, "rb");
+    if (probe) {
+        fclose(probe);
+        return pb_fail(PB_EXIT_USAGE, "%s exists: add --resume to go on from it, or remove it", o->checkpoint);
+    }
+    c->path = o->checkpoint;
+    c->quiet = o->quiet;
+    snprintf(c->note, sizeof c->note, "algo=%s turns=%d", algo, g->nturns);
+    pb_proven_init(&c->store, f, &g->pos, 0, 0);
+    if (o->resume) {
+        char err[512];
+        if (pb_proven_load(&c->store, c->path, err, sizeof err)) {
+            pb_proven_free(&c->store);
+            c->path = NULL;
+            return pb_fail(PB_EXIT_USAGE, "%s", err);
+        }
+        if (!o->quiet)
+            fprintf(stderr, "solve: resumed from %s: %zu proven positions\n", c->path, pb_proven_published(&c->store));
+    }
+    c->saver = pb_proven_saver_start(&c->store, c->path, c->note, every, o->quiet ? NULL : stderr);
+    if (!c->saver) {
+        pb_proven_free(&c->store);
+        c->path = NULL;
+        return pb_fail(PB_EXIT_FAIL, "cannot start the thread that saves %s", o->checkpoint);
+    }
+    return PB_CLI_GO;
+}
+
+/* The value v (PB_UNKNOWN: not proven) of the root and the classes r
+ * proved (may be NULL) go into the store, which is saved a last time.
+ * Returns PB_EXIT_OK or PB_EXIT_WRITE (after the message). */
+static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root, int v, const pb_solve_result *r) {
+    if (!c->path) return PB_EXIT_OK;
+    char err[512];
+    if (pb_proven_saver_stop(c->saver, err, sizeof err) && !c->quiet)
+        fprintf(stderr, "solve: a save at an interval failed: %s\n", err);
+    if (v != PB_UNKNOWN) pb_proven_note(&c->store, root, v, v, 8, PB_PROVEN_PINNED);
+    pb_position *q = malloc(sizeof *q);
+    for (int i = 0; q && r && i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        pb_route info;
+        *q = *root;
+        if (t->value == PB_UNKNOWN || t->end != PB_END_NONE ||
+            pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err))
+            continue;
+        int qv = q->to_move == root->to_move ? t->value : -t->value;
+        pb_proven_note(&c->store, q, qv, qv, 8, PB_PROVEN_PINNED);
+    }
+    free(q);
+    int rc = PB_EXIT_OK;
+    if (pb_proven_save(&c->store, c->path, c->note, err, sizeof err)) rc = pb_fail(PB_EXIT_WRITE, "%s", err);
+    else if (!c->quiet)
+        fprintf(stderr, "solve: checkpoint saved: %zu proven positions in %s\n", pb_proven_size(&c->store), c->path);
+    pb_proven_free(&c->store);
+    c->path = NULL;
+    return rc;
 }
 
 static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
@@ -50,8 +147,42 @@ static void print_classes_text(const pb_field *f, const pb_solve_result *r) {
     if (r->overflow) printf("  (the list stops here: more classes than its memory cap)\n");
 }
 
-/* nranks: the MPI processes of a --mpi run, 0 without --mpi. */
-static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
+/* The counts of a --mpi run (docs/cluster.md), one line each. */
+static void print_cluster_text(const pb_cluster_stats *cs) {
+    const pb_jobs_stats *js = &cs->jobs;
+    printf("mpi          %d processes, job-level search (docs/cluster.md): %llu jobs, %llu out of budget, "
+           "%llu to a warm table; %llu top positions, %llu expanded; rank 0 %.2f ms CPU per job\n",
+           cs->nranks, (unsigned long long)js->sent, (unsigned long long)js->failed, (unsigned long long)js->home,
+           (unsigned long long)js->positions, (unsigned long long)js->expanded,
+           js->sent ? 1e3 * cs->rank0_cpu / (double)js->sent : 0.0);
+    for (int k = 0; k < cs->nranks; k++) {
+        const pb_cluster_rank *x = &cs->ranks[k];
+        printf("  rank %-3d   %llu jobs, %llu nodes, busy %.3f s, idle %.3f s, %llu messages, %llu bytes\n", k,
+               (unsigned long long)x->jobs, (unsigned long long)x->nodes, x->busy, x->idle,
+               (unsigned long long)x->messages, (unsigned long long)x->bytes);
+    }
+}
+
+static void print_cluster_json(const pb_cluster_stats *cs) {
+    const pb_jobs_stats *js = &cs->jobs;
+    printf(",\"mpi_processes\":%d,\"mpi\":{\"jobs\":%llu,\"out_of_budget\":%llu,\"warm\":%llu,\"top_positions\":%llu,"
+           "\"expanded\":%llu,\"learnt\":%llu,\"updates\":%llu,\"questions\":%d,\"rank0_cpu_seconds\":%.6f,\"ranks\":[",
+           cs->nranks, (unsigned long long)js->sent, (unsigned long long)js->failed, (unsigned long long)js->home,
+           (unsigned long long)js->positions, (unsigned long long)js->expanded, (unsigned long long)js->learnt,
+           (unsigned long long)js->updates, js->phases, cs->rank0_cpu);
+    for (int k = 0; k < cs->nranks; k++) {
+        const pb_cluster_rank *x = &cs->ranks[k];
+        printf("%s{\"jobs\":%llu,\"nodes\":%llu,\"busy_seconds\":%.6f,\"idle_seconds\":%.6f,\"messages\":%llu,"
+               "\"bytes\":%llu}", k ? "," : "", (unsigned long long)x->jobs, (unsigned long long)x->nodes, x->busy,
+               x->idle, (unsigned long long)x->messages, (unsigned long long)x->bytes);
+    }
+    printf("]}");
+}
+
+/* cs: the counts of a --mpi run, NULL without --mpi. */
+static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh,
+                       const pb_cluster_stats *cs) {
+    int nranks = cs ? cs->nranks : 0;
     char desc[128], buf[4096];
     int me = g->pos.to_move;
     printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
@@ -82,13 +213,13 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
                (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
                (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
     printf("peak memory  %.1f MiB%s\n", (double)r->peak_rss / 1048576.0, nranks ? " (the most of one process)" : "");
-    if (nranks)
-        printf("mpi          %d processes, first-turn classes dealt round-robin (docs/cluster.md)\n", nranks);
+    if (cs) print_cluster_text(cs);
 }
 
 /* The summary object; when the routes were streamed first (--all-routes)
  * it goes on the object they opened. */
-static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
+static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh,
+                       const pb_cluster_stats *cs) {
     char desc[128], buf[4096];
     if (sh->all_routes) {
         if (!sh->nroutes) printf("{\"all_routes\":[");
@@ -131,7 +262,7 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     pb_json_string(stdout, r->pv_kind ? r->pv_kind : "");
     printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"threads\":%d", (unsigned long long)r->nodes,
            r->seconds, r->rate, r->threads);
-    if (nranks) printf(",\"mpi_processes\":%d", nranks);
+    if (cs) print_cluster_json(cs);
     printf(",\"algo\":\"%s\"", r->algo == PB_ALGO_PN ? "pn" : "ab");
     if (r->algo == PB_ALGO_PN) printf(",\"root_pn\":%llu,\"root_dn\":%llu", (unsigned long long)r->root_pn,
                                       (unsigned long long)r->root_dn);
@@ -240,7 +371,8 @@ static int solve_batch(const pb_opts *o, const pb_field *f) {
 int cmd_solve(int argc, char **argv) {
     pb_opts o;
     solve_show show = {0};
-    const char *algo = NULL;
+    const char *algo = NULL, *job_nodes = NULL;
+    double save_every = 60;
     const pb_option options[] = {
         PB_OPTS_FIELD(o),
         PB_OPTS_RECORD(o),
@@ -252,7 +384,14 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_THREADS(o, "search threads (default 1)"),
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
                          "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
-        PB_OPT_TIME_LIMIT(o, "stop after SECONDS and print what is proven (exit 3)"),
+        PB_OPT_TIME_LIMIT(o, "stop after SECONDS, print what is proven (and save it with\n"
+                             "--checkpoint), exit 3"),
+        PB_OPT_TEXT("checkpoint", "FILE", &o.checkpoint,
+                    "keep the expensive proofs in FILE, saved every --save-every\n"
+                    "seconds and when the run ends or is stopped (docs/solver.md)"),
+        PB_OPT_RESUME(o, "go on from the checkpoint FILE: its proofs are consulted first;\n"
+                         "the answer is the same, found faster"),
+        PB_OPT_SECONDS("save-every", &save_every, "seconds between saves of the checkpoint (default 60)"),
         PB_OPT_TEXT("algo", "pn|ab", &algo, "pn: proof-number search (the default; its threads take\n"
                                              "whole first-turn classes); ab: alpha-beta (the default\n"
                                              "with --mpi or --batch); docs/solver.md"),
@@ -260,8 +399,10 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(o, "a page that replays that line step by step"),
         PB_OPT_QUIET(o),
-        PB_OPT_MPI(o, "under mpirun: the first-turn classes dealt to the processes,\n"
-                      "each solving its own with its own table (same values)"),
+        PB_OPT_MPI(o, "under mpirun: a job-level search, rank 0 handing positions to\n"
+                      "the others, each with its own table and --threads (same values)"),
+        PB_OPT_TEXT("job-nodes", "N", &job_nodes, "with --mpi: the node budget of one job (default 4M;\n"
+                                                   "a job out of budget is split into its turns)"),
         PB_OPT_MATCH(o),
         PB_OPT_END};
     const pb_command cmd = {
@@ -270,22 +411,28 @@ int cmd_solve(int argc, char **argv) {
         "its value (win, draw or loss for the player to move, with perfect play), a\n"
         "best turn and a line of perfect play to the end of the game.  The search stops\n"
         "as soon as the value is proven.\n"
-        "Ctrl-C prints what is proven so far and exits with status 3.\n",
+        "Ctrl-C (SIGINT) or SIGTERM prints what is proven so far, saves the checkpoint\n"
+        "(--checkpoint) and exits with status 3.\n",
         options, 1};
     int prc = pb_cli_parse(&cmd, argc, argv, &o);
     if (prc != PB_CLI_GO) return prc;
-    /* Proof-number search proves far faster (results/bench_solve.md) but
-     * runs on one thread; threads, processes and batches go to alpha-beta. */
+    /* Proof-number search proves far faster (results/bench_solve.md);
+     * the cluster solve and batches run alpha-beta. */
     if (!algo) algo = o.mpi || o.batch ? "ab" : "pn";
     if (strcmp(algo, "ab") && strcmp(algo, "pn"))
         return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", algo);
-    if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
     if (o.mpi && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
+    if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
     double time_limit = o.time_limit;
     pb_field *f;
     pb_game g;
     if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
     show.json = o.json, show.f = f;
+    if (job_nodes && (!o.mpi || pb_parse_size(job_nodes) <= 0)) {
+        pb_field_free(f);
+        return o.mpi ? pb_fail(PB_EXIT_USAGE, "bad value '%s' for --job-nodes: expected a node count such as 4M", job_nodes)
+                     : pb_fail(PB_EXIT_USAGE, "--job-nodes goes with --mpi");
+    }
     if (show.all_routes && o.mpi) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
@@ -294,15 +441,21 @@ int cmd_solve(int argc, char **argv) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--batch gives values and best turns only (no --first-turns, --all-routes)");
     }
+    if ((o.batch || o.match) && (o.checkpoint || o.resume)) {
+        pb_field_free(f);
+        if (!o.batch) pb_game_free(&g);
+        return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
+    }
     if (o.batch) {
         prc = solve_batch(&o, f);
         pb_field_free(f);
         return prc;
     }
     if (o.match) {
-        signal(SIGINT, on_sigint);
+        struct sigaction old[2];
+        catch_signals(old);
         int st = pb_cli_match_solve(&o, f, &g, &solve_interrupted);
-        signal(SIGINT, SIG_DFL);
+        restore_signals(old);
         pb_game_free(&g);
         pb_field_free(f);
         return st;
@@ -336,7 +489,33 @@ int cmd_solve(int argc, char **argv) {
         rc = PB_EXIT_OK;
         goto end;
     }
+    solve_ckpt ck;
+    /* Under --mpi rank 0 keeps the checkpoint; the other processes only
+     * read it on --resume (a file system all of them see), as saved proofs
+     * for their own searches, and keep nothing (min_work: never). */
+    pb_proven wstore;
+    int wload = o.mpi && rank != 0 && o.checkpoint && o.resume;
+    if (o.mpi && rank != 0) {
+        memset(&ck, 0, sizeof ck);
+        rc = PB_CLI_GO;
+        if (wload) {
+            char err[512];
+            pb_proven_init(&wstore, f, &g.pos, PB_PROVEN_PINNED, 0);
+            if (pb_proven_load(&wstore, o.checkpoint, err, sizeof err)) rc = PB_EXIT_USAGE; /* rank 0 says why */
+        }
+    } else rc = ckpt_open(&ck, &o, f, &g, o.mpi ? "mpi" : algo, save_every);
+#ifdef PB_HAVE_MPI
+    if (o.mpi && pb_cluster_max(&cl, rc != PB_CLI_GO)) {
+        if (rc == PB_CLI_GO && rank == 0) ckpt_close(&ck, f, &g.pos, PB_UNKNOWN, NULL);
+        if (wload) pb_proven_free(&wstore);
+        if (rc == PB_CLI_GO) rc = PB_EXIT_USAGE;
+        goto end;
+    }
+#endif
+    if (rc != PB_CLI_GO) goto end;
+    rc = PB_EXIT_OK;
     pb_solve_opts so = {0};
+    so.proven = ck.path ? &ck.store : NULL;
     so.threads = o.threads > 0 ? o.threads : 1;
     so.hash_bytes = o.memory ? (size_t)pb_parse_size(o.memory) : 0;
     so.time_limit = time_limit;
@@ -345,19 +524,28 @@ int cmd_solve(int argc, char **argv) {
     so.first_turns = show.first_turns;
     so.algo = !strcmp(algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB;
     if (show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &show;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
+    struct sigaction old[2];
+    catch_signals(old);
     pb_solve_result r;
+    pb_cluster_stats cs = {0};
 #ifdef PB_HAVE_MPI
-    if (o.mpi)
-        rc = pb_cluster_solve(&cl, f, &g.pos, so.hash_bytes, time_limit, 0, o.quiet || rank ? NULL : stderr, &r);
-    else
+    if (o.mpi) {
+        pb_cluster_solve_opts co = {0};
+        co.hash_bytes = so.hash_bytes;
+        co.threads = so.threads;
+        co.first_turns = show.first_turns;
+        co.job_nodes = job_nodes ? (uint64_t)pb_parse_size(job_nodes) : PB_CLUSTER_JOB_NODES;
+        co.time_limit = time_limit;
+        co.stop = &solve_interrupted;
+        co.progress = o.quiet || rank ? NULL : stderr;
+        co.proven = rank == 0 ? (ck.path ? &ck.store : NULL) : wload ? &wstore : NULL;
+        rc = pb_cluster_solve(&cl, f, &g.pos, &co, &r, &cs);
+        if (wload) pb_proven_free(&wstore);
+    } else
 #endif
         rc = pb_solve(f, &g.pos, &so, &r);
-    sigaction(SIGINT, &old, NULL);
+    restore_signals(old);
+    int wrc = ckpt_close(&ck, f, &g.pos, rc ? PB_UNKNOWN : r.value, rc ? NULL : &r);
     if (rc) {
         rc = rank ? PB_EXIT_MEMORY
                   : pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table (--memory %s)",
@@ -366,23 +554,28 @@ int cmd_solve(int argc, char **argv) {
     }
     int status = PB_EXIT_OK;
     if (rank != 0) {
-        /* Every process holds the whole result; rank 0 speaks. */
+        /* The other processes know the value and whether it stopped; rank 0 speaks. */
         status = r.stopped ? PB_EXIT_STOPPED : PB_EXIT_OK;
         pb_solve_result_free(&r);
         rc = status;
         goto end;
     }
-    if (o.json) print_json(f, &g, &r, &show, nranks);
-    else print_text(f, &g, &r, &show, nranks);
+    if (o.json) print_json(f, &g, &r, &show, nranks ? &cs : NULL);
+    else print_text(f, &g, &r, &show, nranks ? &cs : NULL);
+    free(cs.ranks);
     if (o.svg || o.html) status = write_pictures(&o, f, &r);
+    if (status == PB_EXIT_OK) status = wrc;
     if (r.stopped) {
         fflush(stdout);
-        const char *by = solve_interrupted ? "Ctrl-C" : "the time limit";
+        const char *by = stopped_by("the time limit");
+        char saved[600] = "";
+        if (o.checkpoint && !wrc)
+            snprintf(saved, sizeof saved, "; what is proven is saved in %s (go on with --resume)", o.checkpoint);
         if (show.first_turns)
-            pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s, %d of %d first-turn classes proven%s",
+            pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s, %d of %d first-turn classes proven%s%s",
                     by, pb_value_name(r.value), r.nsolved_classes, r.nturns,
-                    r.overflow ? " (the list is not whole)" : "");
-        else pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s", by, pb_value_name(r.value));
+                    r.overflow ? " (the list is not whole)" : "", saved);
+        else pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s%s", by, pb_value_name(r.value), saved);
         if (status == PB_EXIT_OK) status = PB_EXIT_STOPPED;
     } else if (r.overflow) {
         fflush(stdout);

@@ -227,7 +227,7 @@ void pb_cli_exit_help(FILE *out) {
           "  0  success (prove: every checked claim holds)\n"
           "  1  another runtime failure (a system error)\n"
           "  2  bad input: an option, a field, a record, a checkpoint\n"
-          "  3  stopped early by --time-limit or Ctrl-C: the output is partial\n"
+          "  3  stopped early by --time-limit, Ctrl-C or SIGTERM: the output is partial\n"
           "  4  out of memory, or over the --memory budget\n"
           "  5  the output could not be written (a full disk, a closed standard output)\n"
           "  6  prove: a claim fails\n",

@@ -219,7 +219,8 @@ static const char *read_rows(io *s, pb_enum_row *rows, int rowcap, uint64_t *dep
 
 /* The n entries of the frontier into fr; *refused is set if the memory
  * budget refused one. */
-static const char *read_frontier(io *s, const pb_field *f, uint64_t n, pb_frontier *fr, int *refused) {
+static const char *read_frontier(io *s, const pb_field *f, uint64_t n, int rank, int nranks, pb_frontier *fr,
+                                 int *refused) {
     int kw = f->nwords + 1;
     const char *why = NULL;
     mpz_t big;
@@ -231,6 +232,10 @@ static const char *read_frontier(io *s, const pb_field *f, uint64_t n, pb_fronti
         if (s->bad) break;
         if (!key_ok(f, key) || mpz_sgn(big) <= 0) {
             why = "malformed (bad entry)";
+            break;
+        }
+        if (nranks > 0 && pb_enum_owner(f, key, nranks) != rank) {
+            why = "a position of another process (not this number of processes?)";
             break;
         }
         pb_fcount c = {0, big};
@@ -257,8 +262,21 @@ static const char *read_trailer(io *s) {
     return NULL;
 }
 
-int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, pb_enum_row *rows, int rowcap,
-                 pb_frontier *fr, char *err, size_t errlen) {
+int pb_ckpt_depth(const char *path, const pb_field *f, const uint64_t *root_key) {
+    io s = {fopen(path, "rb"), 0xcbf29ce484222325ULL, 0};
+    if (!s.fp) return -1;
+    const char *why = read_header(&s, f, root_key);
+    uint64_t depth = why ? 0 : get_u(&s, 4);
+    fclose(s.fp);
+    return why || s.bad || depth > (uint64_t)f->nsegments + 1 ? -1 : (int)depth;
+}
+
+void pb_ckpt_rank_path(const char *base, int rank, int nranks, int slot, char *buf, size_t len) {
+    snprintf(buf, len, "%s.%d-of-%d.%d", base, rank, nranks, slot);
+}
+
+int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, int rank, int nranks,
+                 pb_enum_row *rows, int rowcap, pb_frontier *fr, char *err, size_t errlen) {
     io s = {fopen(path, "rb"), 0xcbf29ce484222325ULL, 0};
     if (!s.fp) {
         snprintf(err, errlen, "cannot read the checkpoint %s: %s", path, strerror(errno));
@@ -271,8 +289,11 @@ int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, 
     if (!why) why = read_rows(&s, rows, rowcap, &depth);
     if (!why) {
         uint64_t n = get_u(&s, 8);
-        if (s.bad || n != rows[depth].positions) why = "malformed (frontier size)";
-        else why = read_frontier(&s, f, n, fr, &refused);
+        /* A share of a distributed run is checked against the whole
+         * when all are read (enumerate.c). */
+        if (s.bad || (nranks == 0 ? n != rows[depth].positions : n > rows[depth].positions))
+            why = "malformed (frontier size)";
+        else why = read_frontier(&s, f, n, rank, nranks, fr, &refused);
     }
     if (!why && !refused) why = read_trailer(&s);
     fclose(s.fp);

@@ -17,10 +17,23 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
 
 /* Reads a checkpoint written for the same field and root into rows
  * (initialised by the caller, rowcap of them) and the empty frontier fr.
- * Returns the checkpoint's depth, -1 with a one-line message in err if the
- * file is missing, malformed or for another game, or -2 if the memory
- * budget refused the frontier. */
-int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, pb_enum_row *rows, int rowcap,
-                 pb_frontier *fr, char *err, size_t errlen);
+ * nranks 0: the file holds the whole frontier; nranks >= 1: it holds the
+ * share of process `rank` of nranks (a distributed run, one file per
+ * process), and every entry must be owned by that process
+ * (pb_enum_owner).  Returns the checkpoint's depth, -1 with a one-line
+ * message in err if the file is missing, malformed or for another game,
+ * or -2 if the memory budget refused the frontier. */
+int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, int rank, int nranks,
+                 pb_enum_row *rows, int rowcap, pb_frontier *fr, char *err, size_t errlen);
+
+/* The depth of the checkpoint at path if it is one of this field and root
+ * (header only, no checksum: pb_ckpt_read checks the whole file), else -1. */
+int pb_ckpt_depth(const char *path, const pb_field *f, const uint64_t *root_key);
+
+/* The file of process `rank` of nranks for the checkpoint path `base` of
+ * a distributed run, in slot 0 or 1 (even and odd depths take turns, so
+ * the depth every process finished saving is always on disk):
+ * "<base>.<rank>-of-<nranks>.<slot>". */
+void pb_ckpt_rank_path(const char *base, int rank, int nranks, int slot, char *buf, size_t len);
 
 #endif

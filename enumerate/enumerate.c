@@ -532,9 +532,9 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
     R->o = o;
     R->visit = o->visit;
     R->dist = o->dist;
-    /* A process's rows hold only its own share until they are summed, so
-     * a checkpoint of them would be wrong. */
-    assert(!o->dist || (!o->checkpoint && !o->resume));
+    /* Distributed, every process holds the same rows (summed by merge and
+     * global_size before a depth is saved) and its own share of F(d): it
+     * saves both in a file of its own (save, resume_dist). */
     R->kw = f->nwords + 1;
     R->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     R->mem.budget = o->memory;
@@ -552,6 +552,86 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
     }
     R->small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
     pb_position_pack(f, root, R->root_key);
+}
+
+/* The path of this process's checkpoint file in slot `slot` (a
+ * distributed run) into buf, or the checkpoint path itself. */
+static const char *ckpt_path(const run *R, int slot, char *buf, size_t len) {
+    if (!R->dist) return R->o->checkpoint;
+    pb_ckpt_rank_path(R->o->checkpoint, R->dist->rank, R->dist->nranks, slot, buf, len);
+    return buf;
+}
+
+/* Saves F(depth) (R->cur) and rows 0 .. depth.  Distributed: this
+ * process's share, in the slot of the depth's parity, and every process
+ * learns whether all saves succeeded.  Why a kill at any moment leaves a
+ * depth every process has saved: slot d & 1 is overwritten (by a temporary
+ * file renamed over it) only after every process has saved depth d - 1 in
+ * the other slot, for the sum below is collective. */
+static pb_enum_status save(run *R, pb_enum_result *res) {
+    if (!R->o->checkpoint) return PB_ENUM_OK;
+    char err[400] = "", buf[4200];
+    const char *path = ckpt_path(R, R->depth & 1, buf, sizeof buf);
+    uint64_t bad = pb_ckpt_write(path, R->f, R->root_key, R->depth, res->rows, R->cur, err, sizeof err) != 0;
+    if (R->dist) {
+        uint64_t any = bad;
+        R->dist->sum_u64(R->dist->ctx, &any, 1);
+        if (any && !bad) snprintf(err, sizeof err, "another process could not write its checkpoint of depth %d", R->depth);
+        bad = any;
+    }
+    return bad ? fail(res, PB_ENUM_IO, "%s", err) : PB_ENUM_OK;
+}
+
+/* A distributed resume: the deepest depth that every process has saved
+ * (each holds at most two, see save), read by each process from its own
+ * file; the shares must add up to the positions of that depth's row. */
+static pb_enum_status resume_dist(run *R, pb_enum_result *res, int *depth) {
+    const pb_enum_dist *D = R->dist;
+    const int K = D->nranks;
+    char err[400] = "", buf[4200];
+    uint64_t *have = calloc(2 * (size_t)K, sizeof *have);
+    if (!have) return fail(res, PB_ENUM_MEMORY, "out of memory while resuming");
+    for (int slot = 0; slot < 2; slot++)
+        have[2 * D->rank + slot] = (uint64_t)(pb_ckpt_depth(ckpt_path(R, slot, buf, sizeof buf), R->f, R->root_key) + 1);
+    D->sum_u64(D->ctx, have, 2 * K);
+    int best = -1;
+    for (int slot = 0; slot < 2; slot++) {
+        int c = (int)have[slot] - 1, all = c >= 0;
+        for (int r = 1; r < K && all; r++) all = have[2 * r] == (uint64_t)c + 1 || have[2 * r + 1] == (uint64_t)c + 1;
+        if (all && c > best) best = c;
+    }
+    free(have);
+    if (best < 0)
+        return fail(res, PB_ENUM_BAD_CHECKPOINT,
+                    "no depth is saved by all %d processes in %s.*-of-%d.*: resume with the number of processes "
+                    "of the run that wrote the checkpoint", K, R->o->checkpoint, K);
+    int d = pb_ckpt_read(ckpt_path(R, best & 1, buf, sizeof buf), R->f, R->root_key, D->rank, K, res->rows,
+                         res->rowcap, R->cur, err, sizeof err);
+    /* Who could not read its file: refused[r] = 1 (bad file) or 2 (memory). */
+    uint64_t *refused = calloc((size_t)K, sizeof *refused);
+    if (!refused) return fail(res, PB_ENUM_MEMORY, "out of memory while resuming");
+    refused[D->rank] = d == -2 ? 2 : d == -1 || (d >= 0 && d != best) ? 1 : 0;
+    D->sum_u64(D->ctx, refused, K);
+    int who = -1, memory = 0;
+    for (int r = 0; r < K; r++) {
+        if (refused[r] && who < 0) who = r;
+        memory |= refused[r] == 2;
+    }
+    free(refused);
+    if (memory)
+        return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is exceeded while loading the checkpoint",
+                    R->o->memory);
+    if (who >= 0) {
+        /* Every process names the first refused file (rank 0 speaks). */
+        if (who == D->rank && err[0]) return fail(res, PB_ENUM_BAD_CHECKPOINT, "%s", err);
+        pb_ckpt_rank_path(R->o->checkpoint, who, K, best & 1, buf, sizeof buf);
+        return fail(res, PB_ENUM_BAD_CHECKPOINT, "bad checkpoint %s: process %d could not read it", buf, who);
+    }
+    if (global_size(R, R->cur) != res->rows[best].positions)
+        return fail(res, PB_ENUM_BAD_CHECKPOINT, "the processes' checkpoints of depth %d do not add up (%s.*-of-%d.*)",
+                    best, R->o->checkpoint, K);
+    *depth = best;
+    return PB_ENUM_OK;
 }
 
 /* A fresh start: F(0) = {root} (or no position at all if the root is
@@ -582,18 +662,21 @@ static pb_enum_status start(run *R, const pb_position *root, pb_enum_result *res
             return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
     }
     r0->positions = global_size(R, R->cur);
-    char err[400];
-    if (o->checkpoint && pb_ckpt_write(o->checkpoint, f, R->root_key, 0, res->rows, R->cur, err, sizeof err))
-        return fail(res, PB_ENUM_IO, "%s", err);
-    return PB_ENUM_OK;
+    return save(R, res);
 }
 
 /* A resumed start: F(d) and rows 0 .. d from the checkpoint. */
 static pb_enum_status resume(run *R, pb_enum_result *res) {
     const pb_enum_options *o = R->o;
     char err[400];
-    int d = pb_ckpt_read(o->checkpoint ? o->checkpoint : "", R->f, R->root_key, res->rows, res->rowcap, R->cur, err,
-                         sizeof err);
+    int d = -1;
+    if (R->dist) {
+        pb_enum_status st = o->checkpoint ? resume_dist(R, res, &d)
+                                          : fail(res, PB_ENUM_BAD_CHECKPOINT, "resume: no checkpoint named");
+        if (st != PB_ENUM_OK) return st;
+    } else
+        d = pb_ckpt_read(o->checkpoint ? o->checkpoint : "", R->f, R->root_key, 0, 0, res->rows, res->rowcap, R->cur,
+                         err, sizeof err);
     if (d == -2)
         return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is exceeded while loading the checkpoint %s",
                     o->memory, o->checkpoint);
@@ -642,16 +725,14 @@ static pb_enum_status abandon(run *R, pb_enum_result *res, int stop) {
 /* F(d+1) becomes the current frontier: its row, its checkpoint, a
  * progress line. */
 static pb_enum_status advance(run *R, pb_enum_result *res) {
-    const pb_enum_options *o = R->o;
     R->expanded = res->rows[R->depth].positions;
     pb_frontier_free(R->cur);
     R->cur = R->next;
     R->next = NULL;
     R->depth++;
     res->rows[R->depth].positions = R->positions = global_size(R, R->cur);
-    char err[400];
-    if (o->checkpoint && pb_ckpt_write(o->checkpoint, R->f, R->root_key, R->depth, res->rows, R->cur, err, sizeof err))
-        return fail(res, PB_ENUM_IO, "%s", err);
+    pb_enum_status st = save(R, res);
+    if (st != PB_ENUM_OK) return st;
     res->last_depth = R->depth;
     report(R, 1);
     return PB_ENUM_OK;
@@ -715,7 +796,11 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
         res->last_depth = R.depth;
         st = depth_loop(&R, res);
     }
-    if (st == PB_ENUM_OK && res->complete && o->checkpoint && !o->keep_checkpoint) remove(o->checkpoint);
+    if (st == PB_ENUM_OK && res->complete && o->checkpoint && !o->keep_checkpoint) {
+        char buf[4200];
+        if (R.dist) remove(ckpt_path(&R, 0, buf, sizeof buf));
+        remove(ckpt_path(&R, R.dist ? 1 : 0, buf, sizeof buf));
+    }
     run_close(&R, res, started);
     return st;
 }

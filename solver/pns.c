@@ -126,6 +126,7 @@ typedef struct pns {
     atomic_int *cancel;     /* set by another thread: give up this question */
     FILE *progress;
     int stopped;
+    pb_proven *proven;      /* saved proofs (proven.h); NULL = none */
 } pns;
 
 static double now_s(void) {
@@ -216,6 +217,11 @@ static int lookup(pns *s, const pb_image_key *k, int to_move, int moves, int or_
     if (moves < 1) moves = 1;
     *pn = or_node ? 1 : (uint64_t)moves;
     *dn = or_node ? (uint64_t)moves : 1;
+    int pd = s->proven ? pb_proven_question(s->proven, k->seg, (int)(k->bt & 0xffff), (int)(k->bt >> 16), k->hash,
+                                            s->A ^ (k->orient >> 1), s->t)
+                       : 0; /* saved proofs consulted here (the question as the key's image sees it) */
+    if (pd) *pn = pd > 0 ? 0 : PN_INF, *dn = pd > 0 ? PN_INF : 0;
+    if (pd) return 1;
     if (w < 0) return 0;
     uint64_t m = b[w];
     int lo = meta_lo(m), hi = meta_hi(m);
@@ -227,7 +233,8 @@ static int lookup(pns *s, const pb_image_key *k, int to_move, int moves, int or_
 }
 
 /* Records the numbers of p (a proof or disproof as a bound, see 3. above). */
-static void store(pns *s, const pb_image_key *k, int to_move, uint64_t pn, uint64_t dn, uint64_t work) {
+static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_move, uint64_t pn, uint64_t dn,
+                  uint64_t work) {
     table *t = &s->tt;
     const int nw = t->nwords;
     uint64_t key = key_bits(k->bt, k->hash);
@@ -258,6 +265,7 @@ static void store(pns *s, const pb_image_key *k, int to_move, uint64_t pn, uint6
         if (mine) hi = hi < s->t - 1 ? hi : s->t - 1;
         else lo = lo > 1 - s->t ? lo : 1 - s->t;
     }
+    if (s->proven && (pn == 0 || dn == 0)) pb_proven_note(s->proven, p, lo, hi, 8, work); /* proven node reported here */
     uint64_t oldwork = b[e] >> 40;
     if (work > 0xffffffULL) work = 0xffffffULL;
     if (oldwork > work) work = oldwork;
@@ -382,7 +390,7 @@ static void child_numbers(pns *s, pb_position *p, pb_step_result r, int loser, u
     if (*seen == p->hash) return; /* walked before, no goal found (a filter: a collision costs time, not truth) */
     if (pb_can_score(&s->tac, p, &budget, NULL, 0, NULL)) {
         leaf(s, p->to_move ^ 1, cp, cd);
-        store(s, &k, p->to_move, *cp, *cd, 1);
+        store(s, p, &k, p->to_move, *cp, *cd, 1);
     } else *seen = p->hash;
 }
 
@@ -443,7 +451,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         }
     }
     pb_image_key key = pb_images_key(&s->im, &s->ims, p);
-    store(s, &key, p->to_move, pn, dn, s->nodes - n0);
+    store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
 
@@ -563,7 +571,7 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     free(c.k);
     if (s->stopped) return;
     pb_image_key key = plain_key(p);
-    store(s, &key, p->to_move, pn, dn, s->nodes - n0);
+    store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
 
@@ -573,6 +581,8 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
 static int ask(pns *s, pb_position *p, int A, int t) {
     s->A = A, s->t = t;
     uint64_t pn = 1, dn = 1;
+    int pd = s->proven ? pb_proven_question(s->proven, p->seg, p->ball, p->to_move, p->hash, A, t) : 0; /* saved proofs consulted here */
+    if (pd) return pd > 0;
     if (s->f->spec.rules == PB_RULES_TRIPLE) mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     else mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     if (s->stopped) return -1;
@@ -610,6 +620,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->cancel = o->cancel;
     s->progress = o->progress;
     s->tactics = !o->no_tactics && f->spec.rules != PB_RULES_TRIPLE;
+    s->proven = o->proven; /* saved proofs (proven.h) */
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
     s->next_report = s->t0 + 2.0;

@@ -37,6 +37,8 @@ typedef struct pb_pns_opts {
                                         (tests, measurements) */
     int no_tactics;                  /* no "can the new mover score?" check at
                                         turn starts (measurements) */
+    pb_proven *proven;               /* saved proofs: consulted (published entries) and told of
+                                        every solved node (solver/proven.h); may be NULL */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {

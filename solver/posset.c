@@ -62,21 +62,33 @@ static void grow(pb_posset *s) {
     free(old.counts);
 }
 
-int pb_posset_add(pb_posset *s, const pb_field *f, const pb_position *p, uint64_t count) {
+uint64_t *pb_posset_slot(pb_posset *s, const pb_field *f, const pb_position *p, int *isnew) {
     uint64_t key[PB_MAX_WORDS + 1];
     pb_position_pack(f, p, key);
     uint64_t h = p->hash | 1;
     if (2 * (s->size + 1) > s->cap) grow(s);
     size_t i = find_slot(s, h, key);
-    if (s->hashes[i]) {
-        s->counts[i] += count;
-        return 0;
+    int fresh = !s->hashes[i];
+    if (fresh) {
+        s->hashes[i] = h;
+        s->counts[i] = 0;
+        memcpy(s->keys + i * (size_t)s->kw, key, sizeof(uint64_t) * (size_t)s->kw);
+        s->size++;
     }
-    s->hashes[i] = h;
-    s->counts[i] = count;
-    memcpy(s->keys + i * (size_t)s->kw, key, sizeof(uint64_t) * (size_t)s->kw);
-    s->size++;
-    return 1;
+    if (isnew) *isnew = fresh;
+    return &s->counts[i];
+}
+
+int pb_posset_add(pb_posset *s, const pb_field *f, const pb_position *p, uint64_t count) {
+    int fresh;
+    *pb_posset_slot(s, f, p, &fresh) += count;
+    return fresh;
+}
+
+const uint64_t *pb_posset_find(const pb_posset *s, const uint64_t *key, uint64_t hash) {
+    if (!s->size) return NULL;
+    size_t i = find_slot(s, hash | 1, key);
+    return s->hashes[i] ? &s->counts[i] : NULL;
 }
 
 int pb_posset_get(const pb_posset *s, const pb_field *f, size_t slot, pb_position *p, uint64_t *count) {

@@ -22,6 +22,14 @@ void pb_posset_init(pb_posset *s, const pb_field *f);
 void pb_posset_free(pb_posset *s);
 /* Adds count to p's entry (creating it).  Returns 1 if p was new. */
 int pb_posset_add(pb_posset *s, const pb_field *f, const pb_position *p, uint64_t count);
+/* The count word of p's entry, created with count 0 if p is new (*isnew
+ * set then; isnew may be NULL).  The pointer holds until the next
+ * insertion. */
+uint64_t *pb_posset_slot(pb_posset *s, const pb_field *f, const pb_position *p, int *isnew);
+/* The count word of the entry with packed key `key` (pb_position_pack) and
+ * position hash `hash`, or NULL if there is none.  Only reads: threads may
+ * look up at once while nobody inserts. */
+const uint64_t *pb_posset_find(const pb_posset *s, const uint64_t *key, uint64_t hash);
 /* The i-th slot's position (if used): returns 0 for an empty slot. */
 int pb_posset_get(const pb_posset *s, const pb_field *f, size_t slot, pb_position *p, uint64_t *count);
 size_t pb_posset_bytes(const pb_posset *s);

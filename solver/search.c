@@ -97,10 +97,12 @@ typedef struct shared {
     pb_tactics tac;           /* goal steps, "can the mover score?" */
     pb_images im;             /* orientations tried for a key (images.h) */
     int tactics, full_keys;
+    pb_proven *proven;        /* saved proofs (proven.h); NULL = none */
     int nthreads;
     atomic_uint busy[BUSY_SLOTS];
     volatile sig_atomic_t *stop;
     double t0, deadline;      /* omp_get_wtime; deadline 0 = none */
+    uint64_t node_limit;      /* halt when the flushed node count reaches it; 0 = none */
     atomic_int halt;          /* the stop flag or the deadline was seen */
     atomic_ullong nodes;      /* flushed node counts of all threads */
     FILE *progress;
@@ -200,6 +202,7 @@ static void poll(worker *w) {
     if (sh->stop && *sh->stop) atomic_store(&sh->halt, 1);
     double now = omp_get_wtime();
     if (sh->deadline > 0 && now > sh->deadline) atomic_store(&sh->halt, 1);
+    if (sh->node_limit && atomic_load(&sh->nodes) >= sh->node_limit) atomic_store(&sh->halt, 1);
     if (atomic_load(&sh->halt) || (w->job_done && atomic_load(w->job_done))) w->aborted = 1;
     if (w->id == 0 && sh->progress && now >= sh->next_report) {
         sh->next_report = now + 2.0;
@@ -266,6 +269,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     int orient, ttbest = 8, cut;
     pb_tt_key key = key_of(w, p, &orient);
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
+    if (sh->proven && pb_proven_cut(sh->proven, p, &alpha, &beta, &cut)) return cut; /* saved proofs consulted here */
     ttbest = pb_dir_img(orient, ttbest);
     if (sh->tactics && turn_start) {
         int budget = PB_SCORE_BUDGET;
@@ -325,6 +329,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     int slo = best >= b0 ? best : best > a0 ? best : -1;
     int shi = best <= a0 ? best : best < b0 ? best : 1;
     pb_tt_store(sh->tt, &key, slo, shi, pb_dir_img(orient, bestd), w->nodes - nodes0, &w->st);
+    if (sh->proven) pb_proven_note(sh->proven, p, slo, shi, bestd, w->nodes - nodes0); /* proven node reported here */
     return best;
 }
 
@@ -370,6 +375,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     uint64_t seg[PB_MAX_WORDS];
     if (orient) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
+    if (w->sh->proven && pb_proven_cut(w->sh->proven, p, &alpha, &beta, &cut)) return cut; /* saved proofs consulted here */
     const uint64_t nodes0 = w->nodes;
     turn_ctx c = {w, p->to_move, alpha, beta, -2, 2, 0, 0};
     long n = pb_routes_foreach(w->sh->f, p, turn_child, &c);
@@ -388,6 +394,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     int shi = best <= alpha ? best : best < beta ? best : 1;
     if (n == 0) slo = shi = PB_DRAW;
     pb_tt_store(w->sh->tt, &key, slo, shi, 8, w->nodes - nodes0, &w->st);
+    if (w->sh->proven) pb_proven_note(w->sh->proven, p, slo, shi, 8, w->nodes - nodes0); /* proven node reported here */
     return best;
 }
 
@@ -835,6 +842,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         return -1;
     }
     sh->tactics = !o->no_tactics;
+    sh->proven = o->proven; /* saved proofs (proven.h) */
     pb_images_choose(&sh->im, p, sh->full_keys);
     sh->stop = o->stop;
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
@@ -854,6 +862,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         po.progress = o->progress;
         po.full_keys = o->full_keys;
         po.no_tactics = o->no_tactics;
+        po.proven = o->proven;
         pv.po = po;
         pv.pn = pb_pns_new(f, p, &po);
         if (!pv.pn) {
@@ -989,9 +998,12 @@ struct pb_solver {
     shared sh;
     worker w;
     double limit;
+    int nthreads;             /* threads of pb_solver_value_budget; ws: that many workers */
+    worker *ws;
 };
 
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
+void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store; }
 
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {
@@ -1001,12 +1013,17 @@ static void solver_begin(pb_solver *s, const pb_position *p) {
     s->w.aborted = 0;
 }
 
-pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) {
+pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) { return pb_solver_new_threads(f, hash_bytes, 1); }
+
+pb_solver *pb_solver_new_threads(const pb_field *f, size_t hash_bytes, int threads) {
     pb_solver *s = malloc(sizeof *s);
     if (!s) return NULL;
     s->f = f;
     s->limit = 0;
-    if (pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH, 0)) {
+    s->nthreads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    s->ws = calloc((size_t)s->nthreads, sizeof *s->ws);
+    if (!s->ws || pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH, s->nthreads > 1)) {
+        free(s->ws);
         free(s);
         return NULL;
     }
@@ -1017,6 +1034,7 @@ pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) {
         return NULL;
     }
     worker_init(&s->w, &s->sh, 1);
+    for (int i = 0; i < s->nthreads; i++) worker_init(&s->ws[i], &s->sh, i + 1);
     return s;
 }
 
@@ -1024,6 +1042,7 @@ void pb_solver_free(pb_solver *s) {
     if (!s) return;
     shared_free(&s->sh);
     pb_tt_free(&s->tt);
+    free(s->ws);
     free(s);
 }
 
@@ -1061,4 +1080,18 @@ int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int
     return s->w.aborted ? 0 : len;
 }
 
-uint64_t pb_solver_nodes(const pb_solver *s) { return s->w.nodes; }
+uint64_t pb_solver_nodes(const pb_solver *s) {
+    uint64_t n = s->w.nodes;
+    for (int i = 0; i < s->nthreads; i++) n += s->ws[i].nodes;
+    return n;
+}
+
+/* A budget cut is a halt like the time limit's (point 5 at the top): the
+ * answer is exact or PB_UNKNOWN, and the table keeps only proven bounds. */
+int pb_solver_value_budget(pb_solver *s, const pb_position *p, uint64_t max_nodes) {
+    solver_begin(s, p);
+    s->sh.node_limit = max_nodes ? atomic_load(&s->sh.nodes) + max_nodes : 0;
+    int v = parallel_value(&s->sh, s->ws, s->nthreads, p);
+    s->sh.node_limit = 0;
+    return v;
+}

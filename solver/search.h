@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "process.h"
+#include "proven.h"
 #include "tt.h"
 #include "turn.h"
 
@@ -39,6 +40,8 @@ typedef struct pb_solve_opts {
     int full_keys;                   /* no mirror images in the table's keys (tests, measurements) */
     int no_tactics;                  /* no "can the mover score this turn?" check (measurements) */
     int algo;                        /* PB_ALGO_AB (0) or PB_ALGO_PN */
+    pb_proven *proven;               /* saved proofs: consulted (published entries) and told of
+                                        every proven node (solver/proven.h); may be NULL */
 } pb_solve_opts;
 
 /* How pb_solve proves values: proof-number search (pns.h; one thread) or
@@ -146,6 +149,9 @@ void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, 
  * solve): one table, one thread. */
 typedef struct pb_solver pb_solver;
 pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes);
+/* The same with `threads` OpenMP threads for pb_solver_value_budget (the
+ * other calls use one); the table is then locked per bucket. */
+pb_solver *pb_solver_new_threads(const pb_field *f, size_t hash_bytes, int threads);
 void pb_solver_free(pb_solver *s);
 /* The exact value of p for its player to move (p: the game goes on). */
 int pb_solver_value(pb_solver *s, const pb_position *p);
@@ -160,6 +166,14 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 /* Limits each later question to `seconds` (0 = none); a question cut
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
+/* Saved proofs for the later questions, as pb_solve_opts.proven (NULL =
+ * none). */
+void pb_solver_set_proven(pb_solver *s, pb_proven *store);
+/* The exact value of p (as pb_solver_value) on the solver's threads, or
+ * PB_UNKNOWN when max_nodes nodes (about: counted every few thousand) or
+ * the time limit ran out first; max_nodes 0 = no budget.  The table keeps
+ * what was proven before the cut. */
+int pb_solver_value_budget(pb_solver *s, const pb_position *p, uint64_t max_nodes);
 
 /* Free segments reachable from the ball along free segments: a bound on
  * the steps left in the game (what sizes the default table). */

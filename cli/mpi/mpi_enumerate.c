@@ -21,10 +21,23 @@
  * uint64 and of exact GMP integers are the same for any split: the rows,
  * and so the output, are those of one process.
  *
- * Memory: the budget (--memory) is per process; the exchange sends in
- * rounds of at most CHUNK_WORDS words per process, so its buffers stay
- * bounded (not charged to the budget: at most 8 MiB sent and K * 8 MiB
- * received per round).
+ * Memory: the budget (--memory) is per process; the exchange goes in
+ * rounds, and in a round a process hands at most CHUNK_WORDS words (plus
+ * the one entry that crosses the mark) to the others, split by owner.  A
+ * round is K - 1 steps: in step s, process r sends its words for r + s
+ * and receives those of r - s (mod K), one source at a time, so the
+ * receive buffer never holds more than one sender's round: CHUNK_WORDS
+ * words plus one entry, 8 MiB and a few hundred bytes, whatever K is.
+ * The send side holds the same bound in all (the per-owner buffers are
+ * freed once sent), plus 24 bytes of buffer header per process.  These
+ * buffers are not charged to the --memory budget.  Messages per process
+ * and round: 2 (K - 1) point-to-point (a length, then the words) and one
+ * all-reduce.
+ *
+ * Checkpoints (--checkpoint, --resume): every process saves its share of
+ * F(d) with the rows in a file of its own after each depth; the protocol
+ * that keeps a depth saved by all of them on disk whenever a process is
+ * killed is in enumerate/enumerate.c (save, resume_dist).
  */
 #include <assert.h>
 #include <mpi.h>
@@ -112,9 +125,6 @@ static int exchange(void *ctx, pb_frontier **next, int stop) {
     pb_frontier *in = *next, *out = pb_frontier_new(in->kw, in->small_max, in->mem);
     int failed = !out;
     pb_fwords *buf = calloc((size_t)K, sizeof(pb_fwords));
-    int *scount = malloc(sizeof(int) * (size_t)K * 4), *sdispl = scount + K, *rcount = scount + 2 * K,
-        *rdispl = scount + 3 * K;
-    pb_fwords send = {0};
     uint64_t *recv = NULL;
     size_t recvcap = 0;
     mpz_t t;
@@ -124,22 +134,21 @@ static int exchange(void *ctx, pb_frontier **next, int stop) {
         /* One round: successors owned here go straight into out. */
         for (int r = 0; r < K; r++) buf[r].n = 0;
         int more = pb_frontier_split(in, &at, c->rank, owner_of, c, out, buf, CHUNK_WORDS, &failed);
-        send.n = 0;
-        for (int r = 0; r < K; r++) {
-            sdispl[r] = (int)send.n;
-            scount[r] = (int)buf[r].n;
-            for (size_t j = 0; j < buf[r].n; j++) pb_fwords_push(&send, buf[r].w[j]);
+        for (int step = 1; step < K; step++) {
+            int to = (c->rank + step) % K, from = (c->rank - step + K) % K;
+            uint64_t nout = buf[to].n, nin = 0;
+            MPI_Sendrecv(&nout, 1, MPI_UINT64_T, to, 1, &nin, 1, MPI_UINT64_T, from, 1, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+            if (nin > recvcap) {
+                recvcap = nin;
+                recv = realloc(recv, sizeof(uint64_t) * recvcap);
+                if (!recv) abort();
+            }
+            MPI_Sendrecv(buf[to].w, (int)nout, MPI_UINT64_T, to, 2, recv, (int)nin, MPI_UINT64_T, from, 2,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            pb_fwords_free(&buf[to]);
+            if (!failed && pb_frontier_take(out, recv, recv + nin, t) < 0) failed = 1;
         }
-        MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
-        size_t rtotal = 0;
-        for (int r = 0; r < K; r++) rdispl[r] = (int)rtotal, rtotal += (size_t)rcount[r];
-        if (rtotal > recvcap) {
-            recvcap = rtotal;
-            recv = realloc(recv, sizeof(uint64_t) * recvcap);
-            if (!recv) abort();
-        }
-        MPI_Alltoallv(send.w, scount, sdispl, MPI_UINT64_T, recv, rcount, rdispl, MPI_UINT64_T, MPI_COMM_WORLD);
-        if (!failed && pb_frontier_take(out, recv, recv + rtotal, t) < 0) failed = 1;
         int anymore = 0;
         MPI_Allreduce(&more, &anymore, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (!anymore) break;
@@ -147,9 +156,7 @@ static int exchange(void *ctx, pb_frontier **next, int stop) {
     mpz_clear(t);
     for (int r = 0; r < K; r++) pb_fwords_free(&buf[r]);
     free(buf);
-    pb_fwords_free(&send);
     free(recv);
-    free(scount);
     if (out) {
         pb_frontier_free(in);
         *next = out;

@@ -66,18 +66,20 @@ rc=$?
 grep -q 'the last finished depth is 3' mem.err || fail "--memory stop: $(grep paperball: mem.err)"
 [ "$(grep -c '^paperball:' mem.err)" -eq 1 ] || fail "--memory stop: not one line"
 
-# Solve: the same value, first-turn values, best turn and line for 1 and 3
-# processes as one process (nodes, times and tables may differ).
+# Solve: the same value, first-turn values, best turn and line for 1, 2
+# and 3 processes as one process (nodes, times and tables may differ), with
+# jobs so small that the top graph must grow (--job-nodes) and with two
+# threads per worker.
 same_solve() {
     # the lines from "field" to the line of play, without node counts and times
-    grep -vE '^(nodes|table|peak memory|mpi|search) ' "$1" | sed -E 's/ [0-9]+ nodes, [0-9.]+ s$//'
+    grep -vE '^(nodes|table|peak memory|mpi|search) |^  rank ' "$1" | sed -E 's/, [0-9]+ nodes, [0-9.]+ s$//'
 }
 check_solve() {
     "$P" solve "$@" --algo ab --quiet > one.out || { fail "solve, one process: $*"; return; }
     grep -qE '^value +(win|draw|loss) ' one.out || { fail "solve, one process: no value: $*"; return; }
     same_solve one.out > one.cut
-    for k in 1 3; do
-        mpi $k solve --mpi "$@" --quiet --hash 4M > mpi$k.out 2> mpi$k.err \
+    for k in 1 2 3; do
+        mpi $k solve --mpi "$@" --quiet --hash 4M --job-nodes 3000 --threads $(( k == 2 ? 2 : 1 )) > mpi$k.out 2> mpi$k.err \
             || { fail "solve, mpirun -n $k: status $?: $* ($(head -3 mpi$k.err))"; continue; }
         grep -q "^mpi  *$k processes" mpi$k.out || fail "solve, mpirun -n $k: does not say it ran on $k processes"
         same_solve mpi$k.out > mpi$k.cut
@@ -85,19 +87,71 @@ check_solve() {
     done
 }
 check_solve --field 2,4,4
+check_solve --field 2,4,4 --first-turns
+# The counts: jobs were split (out of budget), every process is listed, and
+# rank 0 reports its CPU per job.
+grep -qE '^mpi  +3 processes, job-level search .* [1-9][0-9]* out of budget' mpi3.out || fail "no split jobs: $(grep ^mpi mpi3.out)"
+[ "$(grep -c '^  rank ' mpi3.out)" -eq 3 ] || fail "not one line per process"
 check_solve --field 2,4,4 --record c4-d5
-check_solve --rules hockey --field 2,2,4 --setback 0
+check_solve --rules hockey --field 2,2,4 --setback 0 --first-turns
+check_solve --rules hockey --field 2,4,4 --setback 1 --first-turns
 check_solve --rules triple --field 2,4,6
+check_solve --rules triple --field 2,4,6 --first-turns
 # First turns that are the opponent's kick chains after which the same player
 # is to move again: their values are not negated.
-check_solve --rules triple --field 2,4,6 --record '1. c5-d6-c6-b7 2. b7-c8-c7-d7'
+check_solve --rules triple --field 2,4,6 --record '1. c5-d6-c6-b7 2. b7-c8-c7-d7' --first-turns
+# In JSON, one entry per process, adding up.
+mpi 3 solve --mpi --field 2,4,4 --quiet --json --job-nodes 3000 > j3.json || fail "solve --mpi --json"
+python3 - j3.json <<'PY' || fail "solve --mpi --json: counts"
+import json, sys
+j = json.load(open(sys.argv[1]))
+m = j["mpi"]
+assert j["mpi_processes"] == 3 and len(m["ranks"]) == 3 and m["out_of_budget"] > 0
+assert m["jobs"] == sum(r["jobs"] for r in m["ranks"]) and m["ranks"][0]["jobs"] == 0
+assert j["nodes"] == sum(r["nodes"] for r in m["ranks"])
+PY
+# --job-nodes: only with --mpi, and a count.
+"$P" solve --field 2,2,2 --job-nodes 5 > /dev/null 2> e.txt; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l < e.txt)" -eq 1 ] || fail "--job-nodes without --mpi: status $rc, '$(cat e.txt)'"
 
-# Refusals (before MPI starts, so no mpirun is needed): one line, status 2.
-for opt in --resume "--checkpoint ck"; do
-    "$P" enumerate --mpi --field 2,2,2 $opt > /dev/null 2> e.txt
-    rc=$?
-    [ $rc -eq 2 ] && [ "$(wc -l < e.txt)" -eq 1 ] && grep -q 'mpi' e.txt || fail "--mpi $opt: status $rc, '$(cat e.txt)'"
-done
+# Saved proofs under --mpi: a run stopped half-way (by its time limit, then
+# by SIGTERM sent to the processes, as Slurm sends it) saves what rank 0's
+# top proved; a rerun with --resume on another number of processes
+# rebuilds the top from it and gives the values of one process.
+T="--rules triple --field 2,6,6 --first-turns"
+"$P" solve $T --algo ab --quiet > ck1.out || fail "solve $T"
+same_solve ck1.out > ck1.cut
+rm -f ck.pbs
+mpi 3 solve --mpi $T --checkpoint ck.pbs --job-nodes 20k --time-limit 1.5 > /dev/null 2> ck.err
+rc=$?
+[ $rc -eq 3 ] && grep -q 'what is proven is saved in ck.pbs' ck.err || fail "--mpi stopped half-way: status $rc, $(grep paperball: ck.err)"
+mpi 2 solve --mpi $T --checkpoint ck.pbs --resume --job-nodes 20k > ck2.out 2> ck2.err || fail "--mpi --resume: status $?"
+grep -qE 'resumed from ck.pbs: [1-9][0-9]* proven positions' ck2.err || fail "--mpi --resume: $(grep resumed ck2.err)"
+same_solve ck2.out > ck2.cut
+cmp -s ck1.cut ck2.cut || { fail "--mpi --resume differs from one process"; diff ck1.cut ck2.cut | head -5; }
+rm -f ck.pbs
+mpi 3 solve --mpi $T --checkpoint ck.pbs --job-nodes 20k > /dev/null 2> term.err &
+run=$!
+sleep 2
+kill -TERM $(pgrep -P $run) 2> /dev/null
+wait $run
+rc=$?
+if [ $rc -eq 0 ]; then
+    echo "note: the run ended before SIGTERM came; the stop is not checked"
+else
+    # (mpirun's own status is that of some process: 3, or 1 when it ended the others)
+    grep -q 'stopped by SIGTERM' term.err && [ -s ck.pbs ] || fail "--mpi and SIGTERM: status $rc, $(grep paperball: term.err)"
+    mpi 3 solve --mpi $T --checkpoint ck.pbs --resume > ck3.out 2> /dev/null || fail "--mpi --resume after SIGTERM"
+    same_solve ck3.out > ck3.cut
+    cmp -s ck1.cut ck3.cut || fail "--mpi --resume after SIGTERM differs from one process"
+fi
+
+# --resume with no checkpoint saved by these processes: one line, status 2
+# (checkpoints under --mpi: tests/cli/mpi_checkpoint.sh).
+"$P" enumerate --mpi --field 2,2,2 --resume > /dev/null 2> e.txt
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l < e.txt)" -eq 1 ] && grep -q 'no depth is saved by all 1 processes' e.txt \
+    || fail "--mpi --resume: status $rc, '$(cat e.txt)'"
 
 cd .. && rm -rf "$W"
 finish
