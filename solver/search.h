@@ -156,6 +156,9 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 /* Limits each later question to `seconds` (0 = none); a question cut
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
+/* Saved proofs for the later questions (solver/proven.h; NULL = none):
+ * consulted, and told of every proven node, as by pb_solve. */
+void pb_solver_set_proven(pb_solver *s, pb_proven *proven);
 
 /* Free segments reachable from the ball along free segments: a bound on
  * the steps left in the game (what sizes the default table). */
