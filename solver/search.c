@@ -374,12 +374,7 @@ static int can_score(worker *w, pb_position *p, int *budget, int16_t *nodes, int
 static inline int probe(worker *w, const pb_tt_key *k, int *alpha, int *beta, int *ttbest, int *cut) {
     int lo, hi;
     if (!pb_tt_probe(w->sh->tt, k, &lo, &hi, ttbest, &w->st)) return 0;
-    if (lo >= *beta) return *cut = lo, 1;
-    if (hi <= *alpha) return *cut = hi, 1;
-    if (lo == hi) return *cut = lo, 1;
-    if (lo > *alpha) *alpha = lo;
-    if (hi < *beta) *beta = hi;
-    return 0;
+    return pb_bounds_cut(lo, hi, alpha, beta, cut); /* proven.h */
 }
 
 static inline atomic_uint *busy_slot(worker *w, uint64_t hash) { return &w->sh->busy[(hash >> 40) % BUSY_SLOTS]; }
