@@ -1,168 +1,158 @@
-/* checkpoint.c - the checkpoint file of an enumeration (checkpoint.h).
+/* checkpoint.c - the checkpoint file of an enumeration (checkpoint.h), a
+ * container of kind PB_CKPT_KIND (solver/container.h: checksummed zstd
+ * blocks, written to a temporary file and renamed, header naming the rules,
+ * the field and the program version).
  *
  * Every integer is little-endian; "big" is a non-negative GMP integer
  * written as  u32 n, then n bytes of magnitude, least significant first.
  *
- *   "PBENUMCK"                         8 bytes magic
- *   u32 version                        PB_CKPT_VERSION
- *   u32 rules goal width length setback dead_end nsegments kw
- *   u64 root[kw]                       the packed root position
- *   u32 depth                          d: the frontier below is F(d)
- *   rows 0 .. d, each:
- *     u32 depth, u32 classes_known
- *     u64 positions classes_lr classes_full
- *     big sequences, big outcome[PB_OUT_COUNT]
- *   u64 n                              entries of F(d)
- *   n x { u64 key[kw], big count }
- *   u64 checksum                       FNV-1a 64 of every byte before it
+ *   options text   "depth=<d> entries=<n>"
+ *   block ROOT     u64 root[kw]                 the packed root position
+ *   block ROWS     u32 d                        the frontier below is F(d)
+ *                  rows 0 .. d, each:
+ *                    u32 depth, u32 classes_known
+ *                    u64 positions classes_lr classes_full
+ *                    big sequences, big outcome[PB_OUT_COUNT]
+ *   blocks FRON    entries of F(d) (or of this process's share), each
+ *                  u64 key[kw], big count; about 4 MiB a block
  *
- * The file is written to "<path>.tmp", flushed, synced and renamed over
- * <path>, so <path> is always either the previous or the new checkpoint.
+ * The whole file is checked (every block's checksum and the whole-file
+ * checksum) before anything is used.
  */
 #include "checkpoint.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static const char MAGIC[8] = {'P', 'B', 'E', 'N', 'U', 'M', 'C', 'K'};
+#include "container.h"
 
-typedef struct io {
-    FILE *fp;
-    uint64_t sum;   /* FNV-1a 64 */
-    int bad;        /* short read or write */
-} io;
+#define TAG_ROOT 0x544f4f52u  /* "ROOT" */
+#define TAG_ROWS 0x53574f52u  /* "ROWS" */
+#define TAG_FRON 0x4e4f5246u  /* "FRON" */
+#define FRON_BLOCK ((size_t)4 << 20)
+#define BIG_MAX ((size_t)1 << 20)
 
-static void sum_bytes(io *s, const unsigned char *b, size_t n) {
-    uint64_t h = s->sum;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
-    s->sum = h;
+/* A growable byte buffer (aborts when memory runs out, as pb_fwords). */
+typedef struct bytes {
+    unsigned char *b;
+    size_t n, cap;
+} bytes;
+
+static void put(bytes *v, const void *p, size_t n) {
+    if (v->n + n > v->cap) {
+        size_t cap = v->cap ? v->cap : 4096;
+        while (cap < v->n + n) cap *= 2;
+        unsigned char *nb = realloc(v->b, cap);
+        if (!nb) abort();
+        v->b = nb, v->cap = cap;
+    }
+    memcpy(v->b + v->n, p, n);
+    v->n += n;
 }
 
-static void put(io *s, const void *b, size_t n) {
-    sum_bytes(s, b, n);
-    if (fwrite(b, 1, n, s->fp) != n) s->bad = 1;
-}
-
-static void put_u(io *s, uint64_t v, int bytes) {
+static void put_u(bytes *v, uint64_t x, int nbytes) {
     unsigned char b[8];
-    for (int i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> (8 * i));
-    put(s, b, (size_t)bytes);
+    pb_le_put(b, x, nbytes);
+    put(v, b, (size_t)nbytes);
 }
 
-static void put_big(io *s, mpz_srcptr z) {
-    size_t n = (mpz_sizeinbase(z, 2) + 7) / 8;
-    if (mpz_sgn(z) == 0) n = 0;
+static void put_big(bytes *v, mpz_srcptr z) {
+    size_t n = mpz_sgn(z) ? (mpz_sizeinbase(z, 2) + 7) / 8 : 0;
     unsigned char stack[64], *b = n <= sizeof stack ? stack : malloc(n);
     size_t got = 0;
     if (n) mpz_export(b, &got, -1, 1, 0, 0, z);
-    put_u(s, got, 4);
-    put(s, b, got);
+    put_u(v, got, 4);
+    put(v, b, got);
     if (b != stack) free(b);
 }
 
-static void put_count(io *s, pb_fcount c) {
+static void put_count(bytes *v, pb_fcount c) {
     if (c.big) {
-        put_big(s, c.big);
+        put_big(v, c.big);
         return;
     }
     int n = 0;
     while (n < 8 && (c.small >> (8 * n))) n++;
-    put_u(s, (uint64_t)n, 4);
-    put_u(s, c.small, n);
+    put_u(v, (uint64_t)n, 4);
+    put_u(v, c.small, n);
 }
 
-static void get(io *s, void *b, size_t n) {
-    if (s->bad || fread(b, 1, n, s->fp) != n) {
-        s->bad = 1;
-        memset(b, 0, n);
-        return;
+/* Reading a block: a cursor that refuses to run past the end. */
+typedef struct cursor {
+    const unsigned char *p, *end;
+    int bad;
+} cursor;
+
+static uint64_t get_u(cursor *c, int nbytes) {
+    if (c->bad || c->end - c->p < nbytes) {
+        c->bad = 1;
+        return 0;
     }
-    sum_bytes(s, b, n);
-}
-
-static uint64_t get_u(io *s, int bytes) {
-    unsigned char b[8];
-    get(s, b, (size_t)bytes);
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++) v |= (uint64_t)b[i] << (8 * i);
+    uint64_t v = pb_le_get(c->p, nbytes);
+    c->p += nbytes;
     return v;
 }
 
-/* Reads a big integer into z; refuses absurd lengths (a damaged file). */
-static void get_big(io *s, mpz_t z) {
-    uint64_t n = get_u(s, 4);
-    if (s->bad || n > (1u << 20)) {
-        s->bad = 1;
+static void get_big(cursor *c, mpz_t z) {
+    uint64_t n = get_u(c, 4);
+    if (c->bad || n > BIG_MAX || (uint64_t)(c->end - c->p) < n) {
+        c->bad = 1;
         mpz_set_ui(z, 0);
         return;
     }
-    unsigned char stack[64], *b = n <= sizeof stack ? stack : malloc(n);
-    get(s, b, n);
-    mpz_import(z, n, -1, 1, 0, 0, b);
-    if (b != stack) free(b);
-}
-
-static void spec_words(const pb_field *f, uint32_t w[8]) {
-    const pb_field_spec *sp = &f->spec;
-    uint32_t v[8] = {(uint32_t)sp->rules, (uint32_t)sp->goal,    (uint32_t)sp->width,      (uint32_t)sp->length,
-                     (uint32_t)sp->setback, (uint32_t)sp->dead_end, (uint32_t)f->nsegments, (uint32_t)f->nwords + 1};
-    memcpy(w, v, sizeof v);
+    mpz_import(z, (size_t)n, -1, 1, 0, 0, c->p);
+    c->p += n;
 }
 
 int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key, int depth,
                   const pb_enum_row *rows, const pb_frontier *fr, char *err, size_t errlen) {
     int kw = f->nwords + 1;
-    size_t plen = strlen(path) + 8;
-    char *tmp = malloc(plen);
-    snprintf(tmp, plen, "%s.tmp", path);
-    io s = {fopen(tmp, "wb"), 0xcbf29ce484222325ULL, 0};
-    if (!s.fp) {
-        snprintf(err, errlen, "cannot write the checkpoint %s: %s", tmp, strerror(errno));
-        free(tmp);
+    pb_container_meta m;
+    pb_container_meta_init(&m, PB_CKPT_KIND, f);
+    snprintf(m.options, sizeof m.options, "depth=%d entries=%llu", depth, (unsigned long long)pb_frontier_size(fr));
+    char why[400];
+    pb_cwriter *w = pb_container_create(path, &m, why, sizeof why);
+    if (!w) {
+        snprintf(err, errlen, "cannot write the checkpoint: %s", why);
         return -1;
     }
-    setvbuf(s.fp, NULL, _IOFBF, 1 << 20);
-    put(&s, MAGIC, sizeof MAGIC);
-    put_u(&s, PB_CKPT_VERSION, 4);
-    uint32_t w[8];
-    spec_words(f, w);
-    for (int i = 0; i < 8; i++) put_u(&s, w[i], 4);
-    for (int i = 0; i < kw; i++) put_u(&s, root_key[i], 8);
-    put_u(&s, (uint64_t)depth, 4);
+    bytes v = {0};
+    for (int i = 0; i < kw; i++) put_u(&v, root_key[i], 8);
+    pb_container_put(w, TAG_ROOT, v.b, v.n, 0);
+    v.n = 0;
+    put_u(&v, (uint64_t)depth, 4);
     for (int d = 0; d <= depth; d++) {
         const pb_enum_row *r = &rows[d];
-        put_u(&s, (uint64_t)r->depth, 4);
-        put_u(&s, (uint64_t)r->classes_known, 4);
-        put_u(&s, r->positions, 8);
-        put_u(&s, r->classes_lr, 8);
-        put_u(&s, r->classes_full, 8);
-        put_big(&s, r->sequences);
-        for (int k = 0; k < PB_OUT_COUNT; k++) put_big(&s, r->outcome[k]);
+        put_u(&v, (uint64_t)r->depth, 4);
+        put_u(&v, (uint64_t)r->classes_known, 4);
+        put_u(&v, r->positions, 8);
+        put_u(&v, r->classes_lr, 8);
+        put_u(&v, r->classes_full, 8);
+        put_big(&v, r->sequences);
+        for (int k = 0; k < PB_OUT_COUNT; k++) put_big(&v, r->outcome[k]);
     }
-    put_u(&s, pb_frontier_size(fr), 8);
+    pb_container_put(w, TAG_ROWS, v.b, v.n, 1);
+    v.n = 0;
     for (int sh = 0; sh < PB_FRONTIER_SHARDS; sh++) {
         const pb_fshard *h = &fr->shard[sh];
         for (size_t i = 0; i < h->cap; i++) {
             if (!pb_frontier_used(fr, h, i)) continue;
             const uint64_t *key = pb_frontier_key(fr, h, i);
-            for (int j = 0; j < kw; j++) put_u(&s, key[j], 8);
-            put_count(&s, pb_frontier_count(fr, h, i));
+            for (int j = 0; j < kw; j++) put_u(&v, key[j], 8);
+            put_count(&v, pb_frontier_count(fr, h, i));
+            if (v.n >= FRON_BLOCK) {
+                pb_container_put(w, TAG_FRON, v.b, v.n, 1);
+                v.n = 0;
+            }
         }
     }
-    uint64_t sum = s.sum;
-    put_u(&s, sum, 8);
-    int bad = s.bad || fflush(s.fp) || fsync(fileno(s.fp));
-    bad |= fclose(s.fp) != 0;
-    if (bad || rename(tmp, path)) {
-        snprintf(err, errlen, "cannot write the checkpoint %s: %s", path, strerror(errno ? errno : EIO));
-        remove(tmp);
-        free(tmp);
+    if (v.n) pb_container_put(w, TAG_FRON, v.b, v.n, 1);
+    free(v.b);
+    if (pb_container_commit(w, why, sizeof why)) {
+        snprintf(err, errlen, "cannot write the checkpoint: %s", why);
         return -1;
     }
-    free(tmp);
     return 0;
 }
 
@@ -180,57 +170,40 @@ static int key_ok(const pb_field *f, const uint64_t *key) {
 
 /* The reading steps below return NULL, or why the file is refused. */
 
-/* Magic, version, field and root: is this a checkpoint of this game? */
-static const char *read_header(io *s, const pb_field *f, const uint64_t *root_key) {
-    char magic[8];
-    get(s, magic, sizeof magic);
-    if (s->bad || memcmp(magic, MAGIC, sizeof magic)) return "not a paperball enumeration checkpoint";
-    if (get_u(s, 4) != PB_CKPT_VERSION) return "a checkpoint of another format version";
-    uint32_t w[8];
-    spec_words(f, w);
-    for (int i = 0; i < 8; i++)
-        if (get_u(s, 4) != w[i]) return s->bad ? "truncated" : "a checkpoint of another rule set or field";
-    for (int i = 0; i < f->nwords + 1; i++)
-        if (get_u(s, 8) != root_key[i])
-            return s->bad ? "truncated" : "a checkpoint of an enumeration from another position";
-    return NULL;
-}
-
 /* The depth d and rows 0 .. d. */
-static const char *read_rows(io *s, pb_enum_row *rows, int rowcap, uint64_t *depth) {
-    *depth = get_u(s, 4);
-    if (s->bad || *depth >= (uint64_t)rowcap) return "malformed (bad depth)";
+static const char *read_rows(cursor *c, pb_enum_row *rows, int rowcap, uint64_t *depth) {
+    *depth = get_u(c, 4);
+    if (c->bad || *depth >= (uint64_t)rowcap) return "malformed (bad depth)";
     for (uint64_t d = 0; d <= *depth; d++) {
         pb_enum_row *r = &rows[d];
-        if (get_u(s, 4) != d) return "malformed (rows out of order)";
-        r->classes_known = (int)get_u(s, 4);
-        r->positions = get_u(s, 8);
-        r->classes_lr = get_u(s, 8);
-        r->classes_full = get_u(s, 8);
-        get_big(s, r->sequences);
+        if (get_u(c, 4) != d) return "malformed (rows out of order)";
+        r->classes_known = (int)get_u(c, 4);
+        r->positions = get_u(c, 8);
+        r->classes_lr = get_u(c, 8);
+        r->classes_full = get_u(c, 8);
+        get_big(c, r->sequences);
         mpz_set_ui(r->finished, 0);
         for (int k = 0; k < PB_OUT_COUNT; k++) {
-            get_big(s, r->outcome[k]);
+            get_big(c, r->outcome[k]);
             mpz_add(r->finished, r->finished, r->outcome[k]);
         }
     }
-    return NULL;
+    return c->bad || c->p != c->end ? "malformed (rows)" : NULL;
 }
 
-/* The n entries of the frontier into fr; *refused is set if the memory
- * budget refused one. */
-static const char *read_frontier(io *s, const pb_field *f, uint64_t n, int rank, int nranks, pb_frontier *fr,
+/* The entries of one block into fr, counted in *n; *refused is set if the
+ * memory budget refused one. */
+static const char *read_frontier(cursor *c, const pb_field *f, int rank, int nranks, pb_frontier *fr, uint64_t *n,
                                  int *refused) {
     int kw = f->nwords + 1;
     const char *why = NULL;
     mpz_t big;
     mpz_init(big);
     uint64_t key[PB_MAX_WORDS + 1];
-    for (uint64_t e = 0; e < n && !s->bad && !why && !*refused; e++) {
-        for (int j = 0; j < kw; j++) key[j] = get_u(s, 8);
-        get_big(s, big);
-        if (s->bad) break;
-        if (!key_ok(f, key) || mpz_sgn(big) <= 0) {
+    while (c->p < c->end && !why && !*refused) {
+        for (int j = 0; j < kw; j++) key[j] = get_u(c, 8);
+        get_big(c, big);
+        if (c->bad || !key_ok(f, key) || mpz_sgn(big) <= 0) {
             why = "malformed (bad entry)";
             break;
         }
@@ -238,37 +211,38 @@ static const char *read_frontier(io *s, const pb_field *f, uint64_t n, int rank,
             why = "a position of another process (not this number of processes?)";
             break;
         }
-        pb_fcount c = {0, big};
+        pb_fcount cnt = {0, big};
         if (mpz_sizeinbase(big, 2) <= 63) {
-            c.small = 0;
-            mpz_export(&c.small, NULL, -1, sizeof c.small, 0, 0, big);
-            if (c.small <= fr->small_max) c.big = NULL;
+            cnt.small = 0;
+            mpz_export(&cnt.small, NULL, -1, sizeof cnt.small, 0, 0, big);
+            if (cnt.small <= fr->small_max) cnt.big = NULL;
         }
-        int added = pb_frontier_add(fr, key, pb_frontier_hash(key, kw), c);
+        int added = pb_frontier_add(fr, key, pb_frontier_hash(key, kw), cnt);
         if (added < 0) *refused = 1;
         else if (added == 0) why = "malformed (a position twice)";
+        (*n)++;
     }
     mpz_clear(big);
     return why;
 }
 
-/* The checksum of every byte before it, and nothing after it. */
-static const char *read_trailer(io *s) {
-    uint64_t sum = s->sum;
-    uint64_t stored = get_u(s, 8);
-    if (s->bad) return "truncated";
-    if (stored != sum) return "checksum mismatch (damaged)";
-    if (fgetc(s->fp) != EOF) return "malformed (bytes after the checksum)";
-    return NULL;
-}
-
 int pb_ckpt_depth(const char *path, const pb_field *f, const uint64_t *root_key) {
-    io s = {fopen(path, "rb"), 0xcbf29ce484222325ULL, 0};
-    if (!s.fp) return -1;
-    const char *why = read_header(&s, f, root_key);
-    uint64_t depth = why ? 0 : get_u(&s, 4);
-    fclose(s.fp);
-    return why || s.bad || depth > (uint64_t)f->nsegments + 1 ? -1 : (int)depth;
+    char err[400];
+    pb_creader *r = pb_container_open(path, PB_CKPT_KIND, &f->spec, 0, err, sizeof err);
+    if (!r) return -1;
+    int kw = f->nwords + 1, depth = -1;
+    unsigned char b[8 * (PB_MAX_WORDS + 1)];
+    uint32_t tag;
+    size_t len;
+    if (pb_container_meta_of(r)->nsegments == f->nsegments && pb_container_next(r, &tag, &len, err, sizeof err) == 1 &&
+        tag == TAG_ROOT && len == 8 * (size_t)kw && !pb_container_read(r, b, err, sizeof err)) {
+        int same = 1;
+        for (int i = 0; i < kw; i++) same &= pb_le_get(b + 8 * i, 8) == root_key[i];
+        const char *d = strstr(pb_container_meta_of(r)->options, "depth=");
+        if (same && d) depth = atoi(d + 6);
+    }
+    pb_container_close(r);
+    return depth > f->nsegments + 1 ? -1 : depth;
 }
 
 void pb_ckpt_rank_path(const char *base, int rank, int nranks, int slot, char *buf, size_t len) {
@@ -277,27 +251,53 @@ void pb_ckpt_rank_path(const char *base, int rank, int nranks, int slot, char *b
 
 int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, int rank, int nranks,
                  pb_enum_row *rows, int rowcap, pb_frontier *fr, char *err, size_t errlen) {
-    io s = {fopen(path, "rb"), 0xcbf29ce484222325ULL, 0};
-    if (!s.fp) {
-        snprintf(err, errlen, "cannot read the checkpoint %s: %s", path, strerror(errno));
+    char why_open[400];
+    pb_creader *r = pb_container_open(path, PB_CKPT_KIND, &f->spec, 1, why_open, sizeof why_open);
+    if (!r) {
+        snprintf(err, errlen, "bad checkpoint %s", why_open);
         return -1;
     }
-    setvbuf(s.fp, NULL, _IOFBF, 1 << 20);
-    uint64_t depth = 0;
-    int refused = 0;
-    const char *why = read_header(&s, f, root_key);
-    if (!why) why = read_rows(&s, rows, rowcap, &depth);
-    if (!why) {
-        uint64_t n = get_u(&s, 8);
-        /* A share of a distributed run is checked against the whole
-         * when all are read (enumerate.c). */
-        if (s.bad || (nranks == 0 ? n != rows[depth].positions : n > rows[depth].positions))
-            why = "malformed (frontier size)";
-        else why = read_frontier(&s, f, n, rank, nranks, fr, &refused);
+    const int kw = f->nwords + 1;
+    const char *why = pb_container_meta_of(r)->nsegments != f->nsegments ? "a checkpoint of another field" : NULL;
+    uint64_t depth = 0, n = 0;
+    int refused = 0, seen = 0; /* blocks read: ROOT, ROWS, then FRON */
+    unsigned char *buf = NULL;
+    while (!why && !refused) {
+        uint32_t tag;
+        size_t len;
+        int more = pb_container_next(r, &tag, &len, why_open, sizeof why_open);
+        if (more < 0) why = "damaged (cut short or a bad block)";
+        if (more <= 0) break;
+        uint32_t want = seen == 0 ? TAG_ROOT : seen == 1 ? TAG_ROWS : TAG_FRON;
+        free(buf);
+        buf = tag == want && len <= ((size_t)1 << 32) ? malloc(len ? len : 1) : NULL;
+        if (!buf) {
+            why = tag == want ? "out of memory while reading" : "malformed (blocks out of order)";
+            break;
+        }
+        if (pb_container_read(r, buf, why_open, sizeof why_open)) {
+            why = "checksum mismatch (damaged)";
+            break;
+        }
+        cursor c = {buf, buf + len, 0};
+        if (seen == 0) {
+            if (len != 8 * (size_t)kw) why = "malformed (root)";
+            for (int i = 0; !why && i < kw; i++)
+                if (get_u(&c, 8) != root_key[i]) why = "a checkpoint of an enumeration from another position";
+        } else if (seen == 1) {
+            why = read_rows(&c, rows, rowcap, &depth);
+        } else {
+            why = read_frontier(&c, f, rank, nranks, fr, &n, &refused);
+        }
+        seen = seen < 2 ? seen + 1 : 2;
     }
-    if (!why && !refused) why = read_trailer(&s);
-    fclose(s.fp);
+    free(buf);
+    pb_container_close(r);
     if (refused) return -2;
+    /* A share of a distributed run is checked against the whole when all
+     * are read (enumerate.c). */
+    if (!why && (seen < 2 || (nranks == 0 ? n != rows[depth].positions : n > rows[depth].positions)))
+        why = "malformed (frontier size)";
     if (why) {
         snprintf(err, errlen, "bad checkpoint %s: %s", path, why);
         return -1;

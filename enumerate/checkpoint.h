@@ -1,13 +1,15 @@
 /* checkpoint.h - saving and loading the state of an enumeration after a
- * finished depth (internal to pbenumerate; the format is in
- * docs/enumerate.md and at the top of checkpoint.c). */
+ * finished depth (internal to pbenumerate; the format, a container of
+ * solver/container.h, is in docs/enumerate.md and at the top of
+ * checkpoint.c). */
 #ifndef PB_CHECKPOINT_H
 #define PB_CHECKPOINT_H
 
 #include "enumerate.h"
 #include "frontier.h"
 
-#define PB_CKPT_VERSION 1
+/* The container kind of an enumeration checkpoint (solver/container.h). */
+#define PB_CKPT_KIND "ENUM"
 
 /* Writes rows[0..depth] and the frontier F(depth) to path, through a
  * temporary file in the same directory renamed over path.  0, or -1 with

@@ -106,17 +106,25 @@ static inline size_t pb_proven_published(const pb_proven *s) { return s->npublis
 int pb_proven_probe(const pb_proven *s, const uint64_t *seg, int ball, int to_move, uint64_t hash, int *lo, int *hi,
                     int *best);
 
-/* For alpha-beta: narrows the window (*alpha, *beta) to p's published
- * bounds; 1 with *cut when the bounds alone answer (fail-soft). */
-static inline int pb_proven_cut(const pb_proven *s, const pb_position *p, int *alpha, int *beta, int *cut) {
-    int lo, hi;
-    if (!s->index.size || !pb_proven_probe(s, p->seg, p->ball, p->to_move, p->hash, &lo, &hi, NULL)) return 0;
+/* Proven bounds lo <= value <= hi against an alpha-beta window: 1 with
+ * *cut when they alone answer the search (fail-soft: the bound that
+ * decides it), else 0 with the window narrowed to them.  (The table's
+ * probe in search.c and the saved proofs share it.) */
+static inline int pb_bounds_cut(int lo, int hi, int *alpha, int *beta, int *cut) {
     if (lo >= *beta) return *cut = lo, 1;
     if (hi <= *alpha) return *cut = hi, 1;
     if (lo == hi) return *cut = lo, 1;
     if (lo > *alpha) *alpha = lo;
     if (hi < *beta) *beta = hi;
     return 0;
+}
+
+/* For alpha-beta: pb_bounds_cut with p's published bounds, 0 if p has
+ * none. */
+static inline int pb_proven_cut(const pb_proven *s, const pb_position *p, int *alpha, int *beta, int *cut) {
+    int lo, hi;
+    if (!s->index.size || !pb_proven_probe(s, p->seg, p->ball, p->to_move, p->hash, &lo, &hi, NULL)) return 0;
+    return pb_bounds_cut(lo, hi, alpha, beta, cut);
 }
 
 /* For proof-number search: is "player A reaches at least t" decided at the

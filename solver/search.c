@@ -219,12 +219,7 @@ static void poll(worker *w) {
 static inline int probe(worker *w, const pb_tt_key *k, int *alpha, int *beta, int *ttbest, int *cut) {
     int lo, hi;
     if (!pb_tt_probe(w->sh->tt, k, &lo, &hi, ttbest, &w->st)) return 0;
-    if (lo >= *beta) return *cut = lo, 1;
-    if (hi <= *alpha) return *cut = hi, 1;
-    if (lo == hi) return *cut = lo, 1;
-    if (lo > *alpha) *alpha = lo;
-    if (hi < *beta) *beta = hi;
-    return 0;
+    return pb_bounds_cut(lo, hi, alpha, beta, cut); /* proven.h */
 }
 
 static inline atomic_uint *busy_slot(worker *w, uint64_t hash) { return &w->sh->busy[(hash >> 40) % BUSY_SLOTS]; }
@@ -1004,6 +999,8 @@ struct pb_solver {
 
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store; }
+
+void pb_solver_set_proven(pb_solver *s, pb_proven *proven) { s->sh.proven = proven; /* saved proofs (proven.h) */ }
 
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {

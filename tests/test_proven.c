@@ -3,7 +3,7 @@
  * small enough to drop entries) holds against the brute force of
  * tests/ref_minimax.c, in all four mirror images; a saved and loaded store
  * answers the same; a solve that consults it gives the brute force's value
- * with fewer nodes; damaged, cut, foreign and mismatched files are refused
+ * with fewer nodes (pb_solve, pb_pns_value, pb_solver); damaged, cut, foreign and mismatched files are refused
  * with one line and add nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -176,6 +176,11 @@ static void test_roundtrip(void **state) {
         assert_int_equal(v2, v1);
         assert_true(n2 < n1);
         assert_int_equal(pn_solve(f, &p, &b), v1);
+        pb_solver *sv = pb_solver_new(f, (size_t)1 << 20);
+        pb_solver_set_proven(sv, &b);
+        assert_int_equal(pb_solver_value(sv, &p), v1);
+        assert_true(pb_solver_nodes(sv) < n1);
+        pb_solver_free(sv);
         check_entries(&b);
         pb_proven_free(&a);
         pb_proven_free(&b);
