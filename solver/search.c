@@ -1000,7 +1000,6 @@ struct pb_solver {
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store; }
 
-void pb_solver_set_proven(pb_solver *s, pb_proven *proven) { s->sh.proven = proven; /* saved proofs (proven.h) */ }
 
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {
