@@ -289,8 +289,8 @@ static int on_outcome(void *c, const pb_field *f, const pb_turn_outcome *o) {
     run *R = x->R;
     if (atomic_load_explicit(&R->stop, memory_order_relaxed)) return 1;
     pb_route r = {NULL, 0, o->mover, o->kick, o->end, o->loser};
-    uint64_t key[PB_MAX_WORDS + 1];
-    pb_position_pack(f, o->after, key);
+    const uint64_t *key = o->key;
+    (void)f;
     if (o->overflow || o->routes > R->routes_max) {
         thread_acc *a = x->a;
         if (a->novf == a->capovf) {
@@ -549,6 +549,7 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R->acc[t].out[k]);
         R->acc[t].pend = malloc(sizeof(uint64_t) * PEND_MAX * ((size_t)R->kw + 2));
         if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].pend) atomic_store(&R->stop, STOP_MEMORY);
+        else pb_turnwalk_set_keys_only(R->acc[t].tw, 1);   /* on_outcome reads keys only */
     }
     R->small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
     pb_position_pack(f, root, R->root_key);
