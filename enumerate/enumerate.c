@@ -66,6 +66,10 @@ typedef struct thread_acc {
      * added later (flush), instead of waiting for the lock. */
     uint64_t *pend;             /* PEND_MAX entries of kw + 2 words: key, hash, count */
     size_t npend;
+    /* Successors with small counts waiting to be added, their slots
+     * prefetched (pb_frontier_prefetch): BATCH_MAX entries as in pend. */
+    uint64_t *batch;
+    size_t nbatch;
     uint64_t classes_lr, classes_full;
     char pad[64];
 } thread_acc;
@@ -155,9 +159,10 @@ static void count_classes(const run *R, const uint64_t *key, thread_acc *a) {
 }
 
 #define PEND_MAX 64
+#define BATCH_MAX 16
 
 /* Adds the pending successors of thread a, waiting for their locks. */
-static void flush(run *R, thread_acc *a) {
+static void flush_pending(run *R, thread_acc *a) {
     size_t stride = (size_t)R->kw + 2;
     for (size_t i = 0; i < a->npend; i++) {
         const uint64_t *e = a->pend + i * stride;
@@ -167,24 +172,50 @@ static void flush(run *R, thread_acc *a) {
     a->npend = 0;
 }
 
+/* Adds the batched successors of thread a: each one whose shard is busy
+ * waits in the pending list instead.  Returns 1 to stop. */
+static int drain_batch(run *R, thread_acc *a) {
+    size_t stride = (size_t)R->kw + 2;
+    int stop = 0;
+    for (size_t i = 0; i < a->nbatch && !stop; i++) {
+        const uint64_t *e = a->batch + i * stride;
+        int rc = pb_frontier_try_add(R->next, e, e[R->kw], (pb_fcount){e[R->kw + 1], NULL});
+        if (rc == PB_FRONTIER_BUSY) {
+            if (a->npend == PEND_MAX) flush_pending(R, a);
+            memcpy(a->pend + a->npend++ * stride, e, sizeof(uint64_t) * stride);
+        } else if (rc < 0) {
+            atomic_store(&R->stop, STOP_MEMORY);
+            stop = 1;
+        }
+    }
+    a->nbatch = 0;
+    return stop;
+}
+
+/* Adds every successor thread a still holds. */
+static void flush(run *R, thread_acc *a) {
+    drain_batch(R, a);
+    flush_pending(R, a);
+}
+
 /* Adds count c to the successor with packed key `key` in F(d+1).  A
- * small count whose shard is busy waits in a's pending list; the sums do
- * not depend on when an addition is made.  Returns 1 to stop. */
+ * small count waits in a's batch (its slot prefetched) and, if its shard
+ * is busy then, in a's pending list; the sums do not depend on when an
+ * addition is made.  Returns 1 to stop. */
 static int add_key(run *R, thread_acc *a, const uint64_t *key, pb_fcount c) {
     uint64_t h = pb_frontier_hash(key, R->kw);
-    int rc = c.big ? pb_frontier_add(R->next, key, h, c) : pb_frontier_try_add(R->next, key, h, c);
-    if (rc == PB_FRONTIER_BUSY) {
-        if (a->npend == PEND_MAX) flush(R, a);
-        uint64_t *e = a->pend + a->npend++ * ((size_t)R->kw + 2);
-        memcpy(e, key, sizeof(uint64_t) * (size_t)R->kw);
-        e[R->kw] = h, e[R->kw + 1] = c.small;
+    if (c.big) {
+        if (pb_frontier_add(R->next, key, h, c) < 0) {
+            atomic_store(&R->stop, STOP_MEMORY);
+            return 1;
+        }
         return 0;
     }
-    if (rc < 0) {
-        atomic_store(&R->stop, STOP_MEMORY);
-        return 1;
-    }
-    return 0;
+    pb_frontier_prefetch(R->next, h);
+    uint64_t *e = a->batch + a->nbatch++ * ((size_t)R->kw + 2);
+    memcpy(e, key, sizeof(uint64_t) * (size_t)R->kw);
+    e[R->kw] = h, e[R->kw + 1] = c.small;
+    return a->nbatch == BATCH_MAX ? drain_batch(R, a) : 0;
 }
 
 typedef unsigned __int128 pb_u128;
@@ -289,8 +320,8 @@ static int on_outcome(void *c, const pb_field *f, const pb_turn_outcome *o) {
     run *R = x->R;
     if (atomic_load_explicit(&R->stop, memory_order_relaxed)) return 1;
     pb_route r = {NULL, 0, o->mover, o->kick, o->end, o->loser};
-    uint64_t key[PB_MAX_WORDS + 1];
-    pb_position_pack(f, o->after, key);
+    const uint64_t *key = o->key;
+    (void)f;
     if (o->overflow || o->routes > R->routes_max) {
         thread_acc *a = x->a;
         if (a->novf == a->capovf) {
@@ -548,7 +579,10 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
         mpz_init(R->acc[t].succ);
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R->acc[t].out[k]);
         R->acc[t].pend = malloc(sizeof(uint64_t) * PEND_MAX * ((size_t)R->kw + 2));
-        if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].pend) atomic_store(&R->stop, STOP_MEMORY);
+        R->acc[t].batch = malloc(sizeof(uint64_t) * BATCH_MAX * ((size_t)R->kw + 2));
+        if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].pend || !R->acc[t].batch)
+            atomic_store(&R->stop, STOP_MEMORY);
+        else pb_turnwalk_set_keys_only(R->acc[t].tw, 1);   /* on_outcome reads keys only */
     }
     R->small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
     pb_position_pack(f, root, R->root_key);
@@ -779,6 +813,7 @@ static void run_close(run *R, pb_enum_result *res, int started) {
         pb_turnwalk_free(R->acc[t].tw);
         free(R->acc[t].ovf);
         free(R->acc[t].pend);
+        free(R->acc[t].batch);
     }
     free(R->acc);
 }

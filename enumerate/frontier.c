@@ -116,7 +116,9 @@ static int grow(pb_frontier *fr, pb_fshard *sh) {
         return -1;
     }
     pb_fshard old = *sh;
-    sh->slots = slots, sh->cap = cap;
+    /* Atomic stores: pb_frontier_prefetch reads these two without the lock. */
+    __atomic_store_n(&sh->slots, slots, __ATOMIC_RELAXED);
+    __atomic_store_n(&sh->cap, cap, __ATOMIC_RELAXED);
     for (size_t i = 0; i < old.cap; i++) {
         const uint64_t *o = old.slots + i * stride;
         if (!o[0]) continue;

@@ -92,6 +92,19 @@ int pb_frontier_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount 
 #define PB_FRONTIER_BUSY 2
 int pb_frontier_try_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c);
 
+/* A hint to the processor that key's first slot (hash h) will be read
+ * soon: the entries are far apart in memory, so an insertion waits for a
+ * cache miss, and issuing several before using them overlaps the waits.
+ * Reads the shard's table and size without its lock (relaxed atomic loads;
+ * grow() stores them atomically): a stale answer only prefetches the wrong
+ * line, which cannot fault or change anything. */
+static inline void pb_frontier_prefetch(const pb_frontier *fr, uint64_t h) {
+    const pb_fshard *sh = &fr->shard[h >> (64 - PB_FRONTIER_SHARD_BITS)];
+    uint64_t *slots = __atomic_load_n(&sh->slots, __ATOMIC_RELAXED);
+    size_t cap = __atomic_load_n(&sh->cap, __ATOMIC_RELAXED);
+    if (slots && cap) __builtin_prefetch(slots + ((size_t)h & (cap - 1)) * (size_t)(fr->kw + 1), 1);
+}
+
 /* Is key in the set?  Not to be called while others insert. */
 int pb_frontier_contains(const pb_frontier *fr, const uint64_t *key, uint64_t h);
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Measures the counting commands side by side with an earlier program and
 # writes results/bench_enumerate.md: perft (2;8;10) depth 7 on one thread
-# (CPU time), perft depth 8 on 2 threads, enumerate (2;4;4) to depth 5 on 1
-# and 2 threads, and `paperball bench --enumerate --threads 2`.
+# (CPU time), perft depth 8 on 1 and 2 threads, enumerate (2;4;4) to depth 5
+# on 1 and 2 threads (both programs), enumerate (2;2;4) whole games on one
+# thread (both programs: the turn walk's speed), enumerate (2;4;4) to depth
+# 6 on 1 and 2 threads (a run of minutes: the 2-thread speed-up), and
+# `paperball bench --enumerate --threads 2`.
 # Usage: scripts/bench_enumerate.sh [BUILD_DIR] [BASE]
 #   BASE: the git revision to compare with (default: the environment's
 #   PB_BENCH_BASE, else HEAD~); it is built in a temporary worktree.
@@ -42,6 +45,10 @@ row "perft (2;8;10) depth 7: wall s, 1 thread vs 2 (new)" "$w_new" "$w_p2" "$(ra
   "CPU $c_new vs $c_p2 s"
 read -r c_p8 w_p8 <<< "$(measure p8 "$pb" perft --field 2,8,10 --depth 8 --threads 2)"
 row "perft (2;8;10) depth 8, 2 threads: wall s" "-" "$w_p8" "-" "CPU $c_p8 s; perft(8) = $(last_seq p8)"
+read -r c_p81 w_p81 <<< "$(measure p81 "$pb" perft --field 2,8,10 --depth 8 --threads 1)"
+[ "$(last_seq p8)" = "$(last_seq p81)" ] || { echo "bench_enumerate.sh: perft(8) differs with 1 and 2 threads" >&2; exit 1; }
+row "perft (2;8;10) depth 8: wall s, 1 thread vs 2 (new)" "$w_p81" "$w_p8" "$(ratio "$w_p8" "$w_p81")" \
+  "speed-up $(ratio "$w_p81" "$w_p8"); CPU $c_p81 vs $c_p8 s"
 
 for t in 1 2; do
   read -r c w <<< "$(measure e_old$t "$old" enumerate --field 2,4,4 --depth 5 --threads $t --quiet --checkpoint "$work/ck")"
@@ -55,6 +62,18 @@ row "enumerate (2;4;4) depth 5, 1 thread: CPU s" "$ce_old1" "$ce_new1" "$(ratio 
 row "enumerate (2;4;4) depth 5, 2 threads: CPU s" "$ce_old2" "$ce_new2" "$(ratio "$ce_new2" "$ce_old2")" "wall $we_old2 vs $we_new2 s"
 row "enumerate 2-thread speed-up (wall 1 / wall 2)" "$(ratio "$we_old1" "$we_old2")" "$(ratio "$we_new1" "$we_new2")" "-" \
   "CPU 2 threads / CPU 1 thread: $(ratio "$ce_old2" "$ce_old1") old, $(ratio "$ce_new2" "$ce_new1") new"
+read -r c_g_old w_g_old <<< "$(measure g_old "$old" enumerate --field 2,2,4 --threads 1 --quiet)"
+read -r c_g_new w_g_new <<< "$(measure g_new "$pb" enumerate --field 2,2,4 --threads 1 --quiet)"
+cmp -s "$work/g_old.out" "$work/g_new.out" || { echo "bench_enumerate.sh: old and new (2;2;4) games differ" >&2; exit 1; }
+row "enumerate (2;2;4) whole games, 1 thread: CPU s" "$c_g_old" "$c_g_new" "$(ratio "$c_g_new" "$c_g_old")" \
+  "wall $w_g_old vs $w_g_new s (the turn walk's speed)"
+for t in 1 2; do
+  read -r c w <<< "$(measure e6_$t "$pb" enumerate --field 2,4,4 --depth 6 --threads $t --quiet)"
+  eval "ce6_$t=$c we6_$t=$w"
+done
+cmp -s "$work/e6_1.out" "$work/e6_2.out" || { echo "bench_enumerate.sh: depth 6, 1 and 2 threads differ" >&2; exit 1; }
+row "enumerate (2;4;4) depth 6 (new): wall s, 1 thread vs 2" "$we6_1" "$we6_2" "$(ratio "$we6_2" "$we6_1")" \
+  "speed-up $(ratio "$we6_1" "$we6_2"); CPU $ce6_1 vs $ce6_2 s"
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 table=$("$pb" bench --enumerate --threads 2)
 {
@@ -73,6 +92,9 @@ table=$("$pb" bench --enumerate --threads 2)
   echo "the earlier program stored every position of a depth; *enumerate* expands each"
   echo "position by its turn's distinct outcomes with their route counts.  The counts of"
   echo "both programs were checked equal."
+  echo
+  echo "Rows marked *(new)* compare two runs of the new program (first column: 1"
+  echo "thread, second: 2 threads)."
   echo
   echo "| measure | $base_short | $commit | new / old | notes |"
   echo "|---|---:|---:|---:|---|"

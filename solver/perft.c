@@ -87,9 +87,76 @@ typedef struct memo_entry {
     uint64_t v[4];            /* seq, fin one turn on; seq, fin two turns on */
 } memo_entry;
 
+/* The last turn's counts, shared by the threads: for a position with one
+ * turn left, its routes and the routes that end the game.  Direct-mapped
+ * (a new entry replaces the old), keyed by the whole position (packed,
+ * compared word for word); the Zobrist hash only picks the slot.  A lock
+ * per stripe of slots guards the key and the counts together, so a reader
+ * sees an entry whole or not at all.  A hit gives what counting would:
+ * the routes of a turn depend on the position alone.  Which positions
+ * are found there depends on the threads' timing, the counts do not. */
+#define LAST_BITS 22
+#define LAST_LOCKS 4096
+typedef struct last_memo {
+    int kw;
+    uint64_t *words;          /* per slot: kw key words, routes, ends; all 0: empty */
+    omp_lock_t lock[LAST_LOCKS];
+} last_memo;
+
+static last_memo *last_memo_new(const pb_field *f) {
+    last_memo *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    m->kw = f->nwords + 1;
+    /* calloc: pages are touched only where entries go. */
+    m->words = calloc((size_t)1 << LAST_BITS, sizeof(uint64_t) * (size_t)(m->kw + 2));
+    if (!m->words) {
+        free(m);
+        return NULL;
+    }
+    for (int i = 0; i < LAST_LOCKS; i++) omp_init_lock(&m->lock[i]);
+    return m;
+}
+
+static void last_memo_free(last_memo *m) {
+    if (!m) return;
+    for (int i = 0; i < LAST_LOCKS; i++) omp_destroy_lock(&m->lock[i]);
+    free(m->words);
+    free(m);
+}
+
+/* The slot of a position with hash h and its lock. */
+static uint64_t *last_slot(last_memo *m, uint64_t h, omp_lock_t **lock) {
+    size_t i = (size_t)(h >> (64 - LAST_BITS));
+    *lock = &m->lock[i % LAST_LOCKS];
+    return m->words + i * (size_t)(m->kw + 2);
+}
+
+/* 1 and v[0..1] = the routes and ends of p's turn if stored, else 0.  (An
+ * empty slot is all zeros and never matches: a real key has the ball on
+ * the centre, whose index is not 0, or some segment drawn.) */
+static int last_get(last_memo *m, const uint64_t *key, uint64_t h, uint64_t *v) {
+    omp_lock_t *lock;
+    uint64_t *e = last_slot(m, h, &lock);
+    omp_set_lock(lock);
+    int hit = !memcmp(e, key, sizeof(uint64_t) * (size_t)m->kw);
+    if (hit) v[0] = e[m->kw], v[1] = e[m->kw + 1];
+    omp_unset_lock(lock);
+    return hit;
+}
+
+static void last_put(last_memo *m, const uint64_t *key, uint64_t h, const uint64_t *v) {
+    omp_lock_t *lock;
+    uint64_t *e = last_slot(m, h, &lock);
+    omp_set_lock(lock);
+    memcpy(e, key, sizeof(uint64_t) * (size_t)m->kw);
+    e[m->kw] = v[0], e[m->kw + 1] = v[1];
+    omp_unset_lock(lock);
+}
+
 typedef struct counter {
     const pb_field *f;
     int maxdepth;
+    last_memo *last;          /* shared; NULL: none */
     memo_entry *memo;         /* 1 << MEMO_BITS entries, NULL: none */
     uint64_t *memo_keys;      /* kw words per entry */
     pb_turnwalk **tw;        /* tw[k] walks the turns from positions after k turns, so
@@ -141,26 +208,48 @@ static void position_copy(const pb_field *f, pb_position *dst, const pb_position
 /* Book and hockey: the routes of one turn from p counted step by step; a
  * step that ends the route on an empty node is counted without being
  * played (the bulk of the routes).  Gives up (-1, p restored) after
- * *budget played steps, for a turn whose routes are too many to list. */
+ * *budget played steps, for a turn whose routes are too many to list.
+ *
+ * The step is pb_step's (position.h) cut down to what counting needs:
+ * the bounces are played on seg[] and deg[] alone (no hash, no player to
+ * move, no undo record), and the steps that end the route (a goal, a
+ * stop, a dead end) are only classified.  The tests hold the counts
+ * against pb_perft_dfs, which plays every step with pb_step. */
 static int bulk_routes(const pb_field *f, pb_position *p, uint64_t *routes, uint64_t *ends, long *budget) {
     const int from = p->ball;
     for (int d = 0; d < 8; d++) {
-        if (!pb_free(f, p, from, d)) continue;
-        int to = pb_step_to(f, from, d);
-        if (!(f->flags[to] & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) && !pb_occupied(f, p, to)) {
-            (*routes)++;   /* what pb_step would call a stop */
+        const int s = f->seg[from][d];
+        if (s < 0 || pb_drawn(p, s)) continue;
+        const int to = pb_step_to(f, from, d);
+        const uint8_t fl = f->flags[to];
+        if (fl & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) {
+            /* Box goals score on any arrival, line goals from the centre
+             * side only (as in pb_step). */
+            int dy = pb_dir_dy[d];
+            if (f->box || ((fl & PB_GOAL_BOTTOM) ? dy < 0 : dy > 0)) {
+                (*routes)++, (*ends)++;
+                continue;
+            }
+        }
+        if (!pb_occupied(f, p, to)) {
+            (*routes)++;   /* a stop */
             continue;
         }
         if (--*budget < 0) return -1;
-        pb_undo u;
-        int loser, rc = 0;
-        pb_step_result r = pb_step(f, p, d, &u, &loser);
-        if (r == PB_STEP_BOUNCE) rc = bulk_routes(f, p, routes, ends, budget);
-        else {
-            (*routes)++;
-            *ends += r != PB_STEP_STOP;
+        /* Draw s: a bounce if a segment at `to` is still free, else a dead end. */
+        p->seg[s >> 6] |= 1ULL << (s & 63);
+        p->deg[f->segs[s].a]++, p->deg[f->segs[s].b]++;
+        int rc = 0, bounce = 0;
+        for (int e = 0; e < 8 && !bounce; e++) bounce = pb_free(f, p, to, e);
+        if (bounce) {
+            p->ball = (int16_t)to;
+            rc = bulk_routes(f, p, routes, ends, budget);
+            p->ball = (int16_t)from;
+        } else {
+            (*routes)++, (*ends)++;
         }
-        pb_unstep(f, p, &u);
+        p->seg[s >> 6] &= ~(1ULL << (s & 63));
+        p->deg[f->segs[s].a]--, p->deg[f->segs[s].b]--;
         if (rc) return -1;
     }
     return 0;
@@ -231,10 +320,15 @@ static void count_from(counter *c, const pb_position *p, int k, uint64_t mult) {
 static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult) {
     const pb_field *f = c->f;
     if (k == c->maxdepth - 1 && f->spec.rules != PB_RULES_TRIPLE) {
-        uint64_t routes = 0, ends = 0, n;
+        uint64_t routes = 0, ends = 0, n, v[2];
         long budget = BULK_BUDGET;
-        position_copy(f, &c->scratch, p);
-        if (!bulk_routes(f, &c->scratch, &routes, &ends, &budget)) {
+        uint64_t key[PB_MAX_WORDS + 1];
+        if (c->last) pb_position_pack(f, p, key);
+        int hit = c->last && last_get(c->last, key, p->hash, v);
+        if (hit) routes = v[0], ends = v[1];
+        else position_copy(f, &c->scratch, p);
+        if (hit || !bulk_routes(f, &c->scratch, &routes, &ends, &budget)) {
+            if (c->last && !hit) last_put(c->last, key, p->hash, (uint64_t[2]){routes, ends});
             c->ovf[k + 1] |= __builtin_mul_overflow(mult, routes, &n);
             tally(c, k + 1, n, 0);
             c->ovf[k + 1] |= __builtin_mul_overflow(mult, ends, &n);
@@ -264,6 +358,8 @@ int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int th
     pb_posset cur, next;
     pb_posset_init(&cur, f);
     pb_posset_add(&cur, f, p, 1);
+    /* Without it the run is still exact, only slower. */
+    last_memo *last = maxdepth >= 3 && f->spec.rules != PB_RULES_TRIPLE ? last_memo_new(f) : NULL;
     int k = 0;
     while (!oom && k < maxdepth - 1 && cur.size > 0 && cur.size < (size_t)SUBTREES_PER_THREAD * (size_t)nt) {
         pb_perft_row row = {0};
@@ -280,6 +376,7 @@ int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int th
     {
         counter c;
         int bad = counter_init(&c, f, maxdepth);
+        c.last = last;
 #pragma omp for schedule(dynamic, 1)
         for (size_t i = 0; i < cur.cap; i++) {
             pb_position q;
@@ -306,6 +403,7 @@ int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int th
     }
     counter_free(&all);
     pb_posset_free(&cur);
+    last_memo_free(last);
     return oom ? -1 : 0;
 }
 

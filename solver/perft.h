@@ -7,9 +7,11 @@
  *                   stored with its multiplicity (the only one that gives
  *                   positions(d); memory grows with them);
  *   pb_perft_count  depth-first, nothing stored but the turn walks'
- *                   scratch: each turn's distinct outcomes with their route
- *                   counts (solver/turnwalk.h), the last turn counted in
- *                   bulk; OpenMP over subtrees;
+ *                   scratch and two caches of counts: each turn's distinct
+ *                   outcomes with their route counts (solver/turnwalk.h),
+ *                   the last turn counted in bulk and remembered per
+ *                   position in a table the threads share; OpenMP over
+ *                   subtrees;
  *   pb_perft_dfs    plain route by route (the reference and the benchmark's
  *                   inner loop).
  */

@@ -25,29 +25,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A set of whole positions in insertion order, each with a route count. */
+#include "posset.h"
+
+/* A set of whole positions in insertion order, each with a route count.
+ *
+ * The index is open addressing over slots that carry the epoch that wrote
+ * them, so emptying it is one increment of the epoch, not a pass over
+ * every slot.  It uses the first `active` of its nslots slots, from a few
+ * at each clear (as many as the last use needed), doubled (under a new
+ * epoch, the entries put in again) at a load of 1/2: a walk's probes stay
+ * within a range that its own size calls for, so a small walk after a
+ * large one stays in the cache.
+ * A slot is
+ *
+ *   bits 63..32  epoch (the slot is empty unless it equals m->epoch)
+ *   bits 31..0   entry index
+ */
 typedef struct pmap {
     int kw;                  /* key words: nwords + 1 (ball | to_move << 16) */
     size_t n, cap;           /* entries; capacity of the entry arrays */
     uint64_t *keys;          /* cap * kw */
-    uint64_t *hashes;        /* per entry */
+    uint64_t *hashes;        /* per entry: the Zobrist hash of the position */
     uint64_t *counts;        /* per entry */
     uint8_t *flags;          /* per entry: bit 0 overflow, bits 1.. end, bits 4.. loser */
     uint8_t *kick;           /* per entry */
-    size_t nslots;           /* index slots, a power of two */
-    uint32_t *slot;          /* entry index + 1, 0 = empty */
+    size_t nslots, active;   /* index slots allocated, in use (powers of two) */
+    uint64_t *slot;          /* epoch << 32 | entry index */
+    uint64_t epoch;          /* >= 1 */
 } pmap;
 
 struct pb_turnwalk {
     const pb_field *f;
     size_t limit, visited;
+    int keys_only;
     pmap layer[2], out;
     pb_position work;        /* the root, with one entry's difference applied */
 };
 
+enum { PMAP_ACTIVE0 = 1024 };
+
+/* A new epoch: every slot reads as empty. */
+static void pmap_new_epoch(pmap *m) {
+    if (++m->epoch >> 32) {
+        /* Once in 2^32 epochs: they start again. */
+        if (m->slot) memset(m->slot, 0, sizeof(uint64_t) * m->nslots);
+        m->epoch = 1;
+    }
+}
+
+/* Empties the map; the next use starts with as many slots as the last one
+ * ended with (consecutive walks tend to be alike), or fewer. */
 static void pmap_clear(pmap *m) {
+    size_t a = PMAP_ACTIVE0;
+    while (a < 2 * m->n && a < m->nslots) a *= 2;
+    m->active = a < m->nslots ? a : m->nslots;
     m->n = 0;
-    if (m->slot) memset(m->slot, 0, sizeof(uint32_t) * m->nslots);
+    pmap_new_epoch(m);
 }
 
 static void pmap_free(pmap *m) {
@@ -58,7 +91,7 @@ static void pmap_free(pmap *m) {
 static int pmap_reserve(pmap *m) {
     if (m->n < m->cap) return 0;
     size_t cap = m->cap ? 2 * m->cap : 256;
-    if (cap > UINT32_MAX - 1) return -1;
+    if (cap > UINT32_MAX) return -1;
     uint64_t *k = realloc(m->keys, sizeof(uint64_t) * cap * (size_t)m->kw);
     if (!k) return -1;
     m->keys = k;
@@ -78,55 +111,75 @@ static int pmap_reserve(pmap *m) {
     return 0;
 }
 
-static size_t pmap_find(const pmap *m, uint64_t h, const uint64_t *key) {
-    size_t mask = m->nslots - 1, i = (size_t)(h ^ (h >> 31)) & mask;
-    for (; m->slot[i]; i = (i + 1) & mask) {
-        size_t e = m->slot[i] - 1;
-        if (m->hashes[e] == h && !memcmp(m->keys + e * (size_t)m->kw, key, sizeof(uint64_t) * (size_t)m->kw))
-            return i;
-    }
-    return i;
+static inline int same_key(const uint64_t *a, const uint64_t *b, int kw) {
+    for (int w = 0; w < kw; w++)
+        if (a[w] != b[w]) return 0;
+    return 1;
 }
 
+/* The slot of the entry with this key, or the empty slot where it goes. */
+static inline size_t pmap_find(const pmap *m, uint64_t h, const uint64_t *key) {
+    const size_t mask = m->active - 1;
+    const uint64_t ep = m->epoch << 32;
+    size_t i = (size_t)(h ^ (h >> 29)) & mask;
+    for (;; i = (i + 1) & mask) {
+        uint64_t v = m->slot[i];
+        if ((v & ~(uint64_t)UINT32_MAX) != ep) return i;
+        size_t e = (size_t)(uint32_t)v;
+        if (m->hashes[e] == h && same_key(m->keys + e * (size_t)m->kw, key, m->kw)) return i;
+    }
+}
+
+/* Doubles the slots in use (allocating more if needed) and puts the
+ * entries in again under a new epoch. */
 static int pmap_grow_index(pmap *m) {
-    size_t ns = m->nslots ? 2 * m->nslots : 1024;
-    uint32_t *s = calloc(ns, sizeof(uint32_t));
-    if (!s) return -1;
-    free(m->slot);
-    m->slot = s, m->nslots = ns;
+    size_t want = m->active ? 2 * m->active : PMAP_ACTIVE0;
+    if (want > m->nslots) {
+        uint64_t *s = calloc(want, sizeof(uint64_t));
+        if (!s) return -1;
+        free(m->slot);
+        m->slot = s, m->nslots = want;
+    }
+    m->active = want;
+    pmap_new_epoch(m);
     for (size_t e = 0; e < m->n; e++) {
         size_t i = pmap_find(m, m->hashes[e], m->keys + e * (size_t)m->kw);
-        m->slot[i] = (uint32_t)(e + 1);
+        m->slot[i] = m->epoch << 32 | e;
     }
     return 0;
 }
 
-/* Adds `count` routes (overflowed if `ovf`) to p's entry, creating it with
- * flags/kick.  Returns the entry index, or -1 when memory runs out. */
-static long pmap_add(pmap *m, const pb_field *f, const pb_position *p, uint64_t count, int ovf, uint8_t flags,
-                     uint8_t kick) {
-    uint64_t key[PB_MAX_WORDS + 1];
-    memcpy(key, p->seg, sizeof(uint64_t) * (size_t)f->nwords);
-    key[f->nwords] = (uint64_t)(uint16_t)p->ball | (uint64_t)p->to_move << 16;
-    if (2 * (m->n + 1) > m->nslots && pmap_grow_index(m)) return -1;
-    size_t i = pmap_find(m, p->hash, key);
-    if (m->slot[i]) {
-        size_t e = m->slot[i] - 1;
+/* Adds `count` routes (overflowed if `ovf`) to the entry of the position
+ * with packed key `key` and Zobrist hash h, creating it with flags/kick.
+ * Returns 0, or -1 when memory runs out. */
+static int pmap_add(pmap *m, const uint64_t *key, uint64_t h, uint64_t count, int ovf, uint8_t flags, uint8_t kick) {
+    if (2 * (m->n + 1) > m->active && pmap_grow_index(m)) return -1;
+    size_t i = pmap_find(m, h, key);
+    if ((m->slot[i] >> 32) == m->epoch) {
+        size_t e = (size_t)(uint32_t)m->slot[i];
         if (__builtin_add_overflow(m->counts[e], count, &m->counts[e]) || ovf) {
             m->counts[e] = UINT64_MAX;
             m->flags[e] |= 1;
         }
-        return (long)e;
+        return 0;
     }
     if (pmap_reserve(m)) return -1;
     size_t e = m->n++;
     memcpy(m->keys + e * (size_t)m->kw, key, sizeof(uint64_t) * (size_t)m->kw);
-    m->hashes[e] = p->hash;
+    m->hashes[e] = h;
     m->counts[e] = ovf ? UINT64_MAX : count;
     m->flags[e] = (uint8_t)(flags | (ovf ? 1 : 0));
     m->kick[e] = kick;
-    m->slot[i] = (uint32_t)(e + 1);
-    return (long)e;
+    m->slot[i] = m->epoch << 32 | e;
+    return 0;
+}
+
+/* pmap_add for a whole position. */
+static int pmap_add_position(pmap *m, const pb_field *f, const pb_position *p, uint64_t count, int ovf, uint8_t flags,
+                             uint8_t kick) {
+    uint64_t key[PB_MAX_WORDS + 1];
+    pb_position_pack(f, p, key);
+    return pmap_add(m, key, p->hash, count, ovf, flags, kick);
 }
 
 /* Turns tw->work (the root) into entry e of m: the entry's extra segments
@@ -158,6 +211,7 @@ pb_turnwalk *pb_turnwalk_new(const pb_field *f) {
     if (!tw) return NULL;
     tw->f = f;
     tw->layer[0].kw = tw->layer[1].kw = tw->out.kw = f->nwords + 1;
+    tw->layer[0].epoch = tw->layer[1].epoch = tw->out.epoch = 1;
     return tw;
 }
 
@@ -171,6 +225,8 @@ void pb_turnwalk_free(pb_turnwalk *tw) {
 
 void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions) { tw->limit = max_positions; }
 
+void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on) { tw->keys_only = on; }
+
 size_t pb_turnwalk_visited(const pb_turnwalk *tw) { return tw->visited; }
 
 enum { FLAG_END_SHIFT = 1, FLAG_LOSER_SHIFT = 4 };
@@ -182,47 +238,108 @@ static uint8_t outcome_flags(pb_end end, int loser) {
 /* Triple: every ply merged into the outcome map. */
 static int add_ply(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     pb_turnwalk *tw = ctx;
-    if (pmap_add(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick) < 0) return 1;
+    if (pmap_add_position(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick) < 0) return 1;
     tw->visited++;
     return 0;
 }
 
+static inline int key_drawn(const uint64_t *key, int s) { return (int)((key[s >> 6] >> (s & 63)) & 1); }
+
+/* Is lattice node i occupied in the position with packed key `key`: marked
+ * at the start, or an end of a drawn segment?  (What pb_occupied reads
+ * from deg[], read from the segment bits.) */
+static inline int key_occupied(const pb_field *f, const uint64_t *key, int i) {
+    if (f->flags[i] & PB_OCCUPIED0) return 1;
+    for (int e = 0; e < 8; e++) {
+        int s = f->seg[i][e];
+        if (s >= 0 && key_drawn(key, s)) return 1;
+    }
+    return 0;
+}
+
+/* pb_step on a packed key: the step from `ball` in direction d along the
+ * free segment s, with the player `mover` to move.  Writes the key after
+ * the step into out (the segment drawn, the ball moved, the player to move
+ * flipped on a stop) and its Zobrist hash into *hout (from h, the key's);
+ * returns what pb_step returns, with the same *loser.  The walk expands
+ * mid-turn positions from their keys with it, so that no position has to
+ * be rebuilt (deg[]) for each of them; the tests hold the outcomes it gives
+ * against routes listed with pb_step. */
+static pb_step_result key_step(const pb_field *f, const uint64_t *key, uint64_t h, int ball, int mover, int d, int s,
+                               uint64_t *out, uint64_t *hout, int *loser) {
+    const int nw = f->nwords, to = pb_step_to(f, ball, d);
+    const int was_occupied = key_occupied(f, key, to);
+    memcpy(out, key, sizeof(uint64_t) * (size_t)nw);
+    out[s >> 6] |= 1ULL << (s & 63);
+    h ^= f->zobrist_seg[s] ^ f->zobrist_ball[ball] ^ f->zobrist_ball[to];
+    *loser = PB_NOBODY;
+    pb_step_result r = PB_STEP_STOP;
+    const uint8_t fl = f->flags[to];
+    int scores = 0;
+    if (fl & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) {
+        /* As in pb_step: box goals score on any arrival, line goals only
+         * from the centre side. */
+        int owner = (fl & PB_GOAL_BOTTOM) ? PB_BOTTOM : PB_TOP, dy = pb_dir_dy[d];
+        scores = f->box || (owner == PB_BOTTOM ? dy < 0 : dy > 0);
+        if (scores) *loser = owner, r = PB_STEP_GOAL;
+    }
+    if (!scores && was_occupied) {
+        r = PB_STEP_DEAD_END;
+        for (int e = 0; e < 8; e++) {
+            int t = f->seg[to][e];
+            if (t >= 0 && !key_drawn(out, t)) {
+                r = PB_STEP_BOUNCE;
+                break;
+            }
+        }
+        if (r == PB_STEP_DEAD_END && (f->spec.rules == PB_RULES_BOOK || f->spec.dead_end == PB_DEAD_END_LOSS))
+            *loser = mover;
+    }
+    int to_move = mover;
+    if (r == PB_STEP_STOP) to_move ^= 1, h ^= f->zobrist_top;
+    out[nw] = (uint64_t)(uint16_t)to | (uint64_t)to_move << 16;
+    *hout = h;
+    return r;
+}
+
 /* Book and hockey: the layers, into tw->out.  `score_only`: stop (return
  * 1) at the first step into the opponent's goal.  Returns 0 when done,
- * 1 for a goal found, PB_TURNWALK_TOO_BIG. */
+ * 1 for a goal found, PB_TURNWALK_TOO_BIG.
+ *
+ * Entries are expanded from their keys (key_step), their hashes carried
+ * along incrementally: the hash of a successor is its parent's with the
+ * segment, the ball and (on a stop) the player to move XORed in, the same
+ * sum pb_step keeps; the tests check every outcome's hash against one
+ * computed from scratch.  The hash only picks slots: entries are merged by
+ * whole keys. */
 static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only) {
     const pb_field *f = tw->f;
-    const int mover = root->to_move;
+    const int mover = root->to_move, nw = f->nwords, kw = nw + 1;
     pmap *cur = &tw->layer[0], *next = &tw->layer[1];
     pmap_clear(cur);
-    if (pmap_add(cur, f, root, 1, 0, 0, 0) < 0) return PB_TURNWALK_TOO_BIG;
+    if (pmap_add_position(cur, f, root, 1, 0, 0, 0) < 0) return PB_TURNWALK_TOO_BIG;
+    uint64_t succ[PB_MAX_WORDS + 1];
     while (cur->n) {
         pmap_clear(next);
         for (size_t e = 0; e < cur->n; e++) {
-            apply(tw, cur, e, root);
-            pb_position *w = &tw->work;
-            const uint64_t c = cur->counts[e];
-            const int ovf = cur->flags[e] & 1, ball = w->ball;
-            int fail = 0;
-            for (int d = 0; d < 8 && !fail; d++) {
-                if (!pb_free(f, w, ball, d)) continue;
-                pb_undo u;
+            const uint64_t *key = cur->keys + e * (size_t)kw;
+            const uint64_t c = cur->counts[e], h = cur->hashes[e];
+            const int ovf = cur->flags[e] & 1, ball = (int)(key[nw] & 0xffff);
+            for (int d = 0; d < 8; d++) {
+                int s = f->seg[ball][d];
+                if (s < 0 || key_drawn(key, s)) continue;
                 int loser;
-                pb_step_result r = pb_step(f, w, d, &u, &loser);
-                if (r == PB_STEP_GOAL && score_only && loser != mover) {
-                    pb_unstep(f, w, &u);
-                    unapply(tw, cur, e, root);
-                    return 1;
-                }
-                if (r == PB_STEP_BOUNCE) fail = pmap_add(next, f, w, c, ovf, 0, 0) < 0;
+                uint64_t hs;
+                pb_step_result r = key_step(f, key, h, ball, mover, d, s, succ, &hs, &loser);
+                if (r == PB_STEP_GOAL && score_only && loser != mover) return 1;
+                int fail = 0;
+                if (r == PB_STEP_BOUNCE) fail = pmap_add(next, succ, hs, c, ovf, 0, 0);
                 else if (!score_only) {
                     pb_end end = r == PB_STEP_GOAL ? PB_END_GOAL : r == PB_STEP_DEAD_END ? PB_END_DEAD_END : PB_END_NONE;
-                    fail = pmap_add(&tw->out, f, w, c, ovf, outcome_flags(end, loser), 0) < 0;
+                    fail = pmap_add(&tw->out, succ, hs, c, ovf, outcome_flags(end, loser), 0);
                 }
-                pb_unstep(f, w, &u);
+                if (fail) return PB_TURNWALK_TOO_BIG;
             }
-            unapply(tw, cur, e, root);
-            if (fail) return PB_TURNWALK_TOO_BIG;
         }
         tw->visited += next->n;
         if (tw->limit && tw->visited > tw->limit) return PB_TURNWALK_TOO_BIG;
@@ -249,9 +366,10 @@ long pb_turn_outcomes(pb_turnwalk *tw, const pb_position *p, pb_outcome_fn fn, v
     }
     const pmap *out = &tw->out;
     for (size_t e = 0; e < out->n; e++) {
-        apply(tw, out, e, p);
+        if (!tw->keys_only) apply(tw, out, e, p);
         pb_turn_outcome o;
-        o.after = &tw->work;
+        o.after = tw->keys_only ? NULL : &tw->work;
+        o.key = out->keys + e * (size_t)out->kw;
         o.end = (pb_end)((out->flags[e] >> FLAG_END_SHIFT) & 7);
         o.loser = out->flags[e] >> FLAG_LOSER_SHIFT;
         o.kick = out->kick[e];
@@ -261,7 +379,7 @@ long pb_turn_outcomes(pb_turnwalk *tw, const pb_position *p, pb_outcome_fn fn, v
         o.routes = out->counts[e];
         o.overflow = out->flags[e] & 1;
         int stop = fn(ctx, f, &o);
-        unapply(tw, out, e, p);
+        if (!tw->keys_only) unapply(tw, out, e, p);
         if (stop) return PB_TURNWALK_STOPPED;
     }
     return (long)out->n;

@@ -20,7 +20,9 @@
 /* One distinct outcome of a turn. */
 typedef struct pb_turn_outcome {
     const pb_position *after; /* the position after the turn, as pb_routes_foreach
-                                 hands it (a finished game: its last segment drawn) */
+                                 hands it (a finished game: its last segment drawn);
+                                 NULL when the walk gives keys only */
+    const uint64_t *key;      /* after, packed (pb_position_pack, posset.h) */
     pb_end end;               /* PB_END_NONE: the game goes on */
     int loser;                /* when end != PB_END_NONE; PB_NOBODY = draw */
     int mover;                /* who played the turn (the kicker for a kick chain) */
@@ -38,6 +40,9 @@ void pb_turnwalk_free(pb_turnwalk *tw);
 /* At most max_positions distinct mid-turn positions per call (0 = no
  * limit); a walk that needs more answers PB_TURNWALK_TOO_BIG. */
 void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions);
+/* on = 1: outcomes come with their key only (after = NULL), which spares
+ * building each position after the turn; 0 (the default): both. */
+void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on);
 
 /* Return value of the fn callback: nonzero stops the walk. */
 typedef int (*pb_outcome_fn)(void *ctx, const pb_field *f, const pb_turn_outcome *o);

@@ -8,6 +8,7 @@
 #include "turnwalk.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- route by route, merged by a linear scan ---- */
 
@@ -49,6 +50,9 @@ typedef struct seen_ctx {
 static int check_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
     seen_ctx *c = ctx;
     assert_int_equal(o->after->hash, pb_position_hash_full(f, o->after));
+    uint64_t key[PB_MAX_WORDS + 1];
+    pb_position_pack(f, o->after, key);
+    assert_memory_equal(o->key, key, sizeof(uint64_t) * (size_t)(f->nwords + 1));
     for (int i = 0; i < c->ref->n; i++) {
         const ref_outcome *r = &c->ref->v[i];
         if (!pb_position_equal(f, &r->after, o->after)) continue;
@@ -65,6 +69,36 @@ static int check_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o)
     }
     fail_msg("an outcome that no route gives");
     return 1;
+}
+
+/* The outcomes' keys in order, and their route counts. */
+typedef struct key_list {
+    uint64_t *w;
+    long n, kw;
+} key_list;
+
+static int collect_key(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    key_list *l = ctx;
+    (void)f;
+    l->w = realloc(l->w, sizeof(uint64_t) * (size_t)((l->n + 1) * (l->kw + 1)));
+    memcpy(l->w + l->n * (l->kw + 1), o->key, sizeof(uint64_t) * (size_t)l->kw);
+    l->w[l->n * (l->kw + 1) + l->kw] = o->routes;
+    l->n++;
+    return 0;
+}
+
+/* A walk with keys only gives the same outcomes in the same order, with no
+ * position (and the full walk's keys were checked against packed
+ * positions). */
+static void compare_keys_only(pb_turnwalk *tw, const pb_field *f, const pb_position *p) {
+    key_list a = {NULL, 0, f->nwords + 1}, b = {NULL, 0, f->nwords + 1};
+    assert_true(pb_turn_outcomes(tw, p, collect_key, &a) >= 0);
+    pb_turnwalk_set_keys_only(tw, 1);
+    assert_true(pb_turn_outcomes(tw, p, collect_key, &b) >= 0);
+    pb_turnwalk_set_keys_only(tw, 0);
+    assert_int_equal(a.n, b.n);
+    if (a.n) assert_memory_equal(a.w, b.w, sizeof(uint64_t) * (size_t)(a.n * (a.kw + 1)));
+    free(a.w), free(b.w);
 }
 
 /* Compares the walk with the route list at p; returns the number of routes. */
@@ -88,6 +122,7 @@ static uint64_t compare_at(pb_turnwalk *tw, const pb_field *f, pb_position *p) {
         if (r->end == PB_END_GOAL && r->mover == p->to_move && r->loser != p->to_move) scores = 1;
     }
     assert_int_equal(pb_turn_can_score(tw, p), scores);
+    compare_keys_only(tw, f, p);
     free(seen);
     free(ref.v);
     return routes;
