@@ -182,9 +182,15 @@ int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx)
  * Returns fn's status (pb_cli_batch's for a batch). */
 int pb_cli_each_position(const pb_opts *o, pb_batch_fn fn, void *ctx);
 
-/* Adds "version" and "commit" to the JSON object being written. */
+/* The JSON keys several commands share (cli/json_keys.c). */
 struct pb_json;
+/* "version" and "commit" of the program. */
 void pb_cli_json_version(struct pb_json *j);
+/* The field: "rules", "field", "goal", "width", "length" and, for hockey,
+ * "setback" and "dead_end". */
+void pb_cli_json_field(struct pb_json *j, const pb_field *f);
+/* A player as a JSON word: "top" or "bottom". */
+const char *pb_cli_player_key(int player);
 
 /* Prints "version":"...","commit":"..." (the keys alone, no braces) for
  * JSON objects written with printf. */
@@ -211,6 +217,9 @@ int cmd_tb(int argc, char **argv);
 /* --match (cli/match.c): the match versions of solve, moves, perft and
  * enumerate, given the loaded match game g.  Each returns the exit status. */
 int pb_cli_match_solve(const pb_opts *o, const pb_field *f, const pb_game *g, volatile sig_atomic_t *stop);
+/* solve --shortest (cli/solve_shortest.c): value, distance and its line of
+ * g's position (the game goes on there).  Returns the exit status. */
+int pb_cli_solve_shortest(const pb_opts *o, const pb_field *f, const pb_game *g, volatile sig_atomic_t *stop);
 int pb_cli_match_moves(const pb_opts *o, const pb_field *f, pb_game *g);
 int pb_cli_match_perft(const pb_opts *o, const pb_field *f, pb_game *g);
 int pb_cli_match_enumerate(const pb_opts *o, const pb_field *f, pb_game *g);

@@ -27,7 +27,7 @@ static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
 
 /* What solve prints, besides the value: asked for on the command line. */
 typedef struct solve_show {
-    int first_turns, all_routes, json, no_pv;
+    int first_turns, all_routes, json, no_pv, shortest;
     const pb_field *f;
     uint64_t nroutes;     /* routes streamed so far */
 } solve_show;
@@ -312,6 +312,10 @@ int cmd_solve(int argc, char **argv) {
                     "also the value of every first-turn class (the routes that lead to\n"
                     "one position or to its left-right mirror image)"),
         PB_OPT_FLAG("all-routes", &show.all_routes, "also every first turn (route) with its value, printed as found"),
+        PB_OPT_FLAG("shortest", &show.shortest,
+                    "also the distance to the end: the fastest win against the longest\n"
+                    "defence, in turns, with a line that realises it (one thread;\n"
+                    "slower than the value alone)"),
         PB_OPT_THREADS(o, "search threads (default 1)"),
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
                          "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
@@ -347,6 +351,11 @@ int cmd_solve(int argc, char **argv) {
     if (show.all_routes && o.mpi) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
+    }
+    if (show.shortest && (o.batch || o.match || show.all_routes || show.first_turns || strcmp(algo, "ab"))) {
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_USAGE, "--shortest goes with none of --batch, --match, --first-turns, --all-routes, "
+                                      "--algo pn");
     }
     if (o.batch && (show.all_routes || show.first_turns)) {
         pb_field_free(f);
@@ -396,6 +405,13 @@ int cmd_solve(int argc, char **argv) {
     }
     if (!strcmp(algo, "pn")) {
         rc = solve_pn(&o, f, &g);
+        goto end;
+    }
+    if (show.shortest) {
+        struct sigaction sa = {.sa_handler = on_sigint}, old;
+        sigaction(SIGINT, &sa, &old);
+        rc = pb_cli_solve_shortest(&o, f, &g, &solve_interrupted);
+        sigaction(SIGINT, &old, NULL);
         goto end;
     }
     pb_solve_opts so = {0};
