@@ -53,6 +53,18 @@ expect_status 0 "depth" "$pb" prove --claim moves-converted --field 2,2,4 --dept
 grep -q 'INCOMPLETE' out.txt || fail "depth: field not marked incomplete"
 grep -q '^verdict    open' out.txt || fail "depth: verdict not open"
 
+# A time limit: the walks cut short, the claims after it not started, exit 3;
+# the JSON names the claims not checked.  (The whole run takes minutes.)
+expect_status 3 "time limit" "$pb" prove --time-limit 0.5
+grep -q 'not checked (the time limit came first)' out.txt || fail "time limit: no claim reported as not checked"
+grep -q '^paperball: stopped by the time limit' err.txt || fail "time limit: no one-line note"
+expect_status 3 "time limit, json" "$pb" prove --time-limit 0.5 --json
+if command -v python3 >/dev/null; then
+    python3 -c 'import json; d=json.load(open("out.txt")); assert d["all_hold"] is False; assert d["not_checked"] >= 1' \
+        || fail "time limit json: not valid or wrong content"
+fi
+expect_status 2 "bad time limit" "$pb" prove --time-limit 0
+
 # The odd/even map (figure 4 of the book).
 expect_status 0 "odd map" "$pb" prove --odd --field 2,6,8 --svg odd.svg
 grep -q 'C' out.txt || fail "odd map: no centre"
