@@ -192,9 +192,6 @@ void pb_cli_json_field(struct pb_json *j, const pb_field *f);
 /* A player as a JSON word: "top" or "bottom". */
 const char *pb_cli_player_key(int player);
 
-/* Prints "version":"...","commit":"..." (the keys alone, no braces) for
- * JSON objects written with printf. */
-void pb_cli_json_version_keys(FILE *out);
 
 /* The program's version and the commit it was built from ("unknown"
  * outside a git checkout). */

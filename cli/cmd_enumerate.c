@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../enumerate/enumerate.h"
+#include "../solver/json.h"
 #include "cli.h"
 #include "cluster.h"
 
@@ -169,42 +170,50 @@ static void print_csv(const pb_field *f, const pb_enum_result *res) {
     }
 }
 
-static void json_big(const char *name, mpz_srcptr z, int comma) {
-    gmp_printf("%s\"%s\":%Zd", comma ? "," : "", name, z);
+/* A GMP count as a JSON number (its decimal digits). */
+static void json_big(pb_json *j, const char *name, mpz_srcptr z) {
+    char *digits = mpz_get_str(NULL, 10, z);
+    pb_json_raw(j, name, digits);
+    free(digits);
+}
+
+static void json_row(pb_json *j, const pb_enum_row *r) {
+    pb_json_object(j, NULL);
+    pb_json_int(j, "depth", r->depth);
+    pb_json_uint(j, "positions", r->positions);
+    if (r->classes_known) {
+        pb_json_uint(j, "classes_lr", r->classes_lr);
+        pb_json_uint(j, "classes_full", r->classes_full);
+    }
+    json_big(j, "sequences", r->sequences);
+    json_big(j, "finished", r->finished);
+    for (int k = 0; k < PB_OUT_COUNT; k++) json_big(j, pb_enum_outcome_name((pb_enum_outcome)k), r->outcome[k]);
+    pb_json_end(j);
 }
 
 static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start) {
-    printf("{");
-    pb_cli_json_version_keys(stdout);
-    printf(",\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(f->spec.rules), f->spec.goal,
-           f->spec.width, f->spec.length);
-    if (f->spec.rules == PB_RULES_HOCKEY)
-        printf(",\"setback\":%d,\"dead_end\":\"%s\"", f->spec.setback,
-               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
-    printf(",\"first\":\"%s\",\"root\":\"%s\",\"complete\":%s,\"depths\":[",
-           o->first && !strcmp(o->first, "bottom") ? "bottom" : "top", from_start ? "start" : "record",
-           res->complete ? "true" : "false");
-    for (int d = 0; d < res->nrows; d++) {
-        const pb_enum_row *r = &res->rows[d];
-        printf("%s{\"depth\":%d,\"positions\":%llu", d ? "," : "", r->depth, (unsigned long long)r->positions);
-        if (r->classes_known)
-            printf(",\"classes_lr\":%llu,\"classes_full\":%llu", (unsigned long long)r->classes_lr,
-                   (unsigned long long)r->classes_full);
-        json_big("sequences", r->sequences, 1);
-        json_big("finished", r->finished, 1);
-        for (int k = 0; k < PB_OUT_COUNT; k++) json_big(pb_enum_outcome_name((pb_enum_outcome)k), r->outcome[k], 1);
-        putchar('}');
-    }
+    pb_json j;
+    pb_json_init(&j, stdout);
+    pb_json_object(&j, NULL);
+    pb_cli_json_version(&j);
+    pb_cli_json_field(&j, f);
+    pb_json_str(&j, "first", o->first && !strcmp(o->first, "bottom") ? "bottom" : "top");
+    pb_json_str(&j, "root", from_start ? "start" : "record");
+    pb_json_bool(&j, "complete", res->complete);
+    pb_json_array(&j, "depths");
+    for (int d = 0; d < res->nrows; d++) json_row(&j, &res->rows[d]);
+    pb_json_end(&j);
     mpz_t top, bottom, draws;
     mpz_inits(top, bottom, draws, NULL);
     for (int d = 0; d < res->nrows; d++) results_of(&res->rows[d], top, bottom, draws);
-    printf("],\"totals\":{");
-    json_big("games", res->games, 0);
-    json_big("top_wins", top, 1);
-    json_big("bottom_wins", bottom, 1);
-    json_big("draws", draws, 1);
-    json_big("positions", res->positions, 1);
-    printf("}}\n");
+    pb_json_object(&j, "totals");
+    json_big(&j, "games", res->games);
+    json_big(&j, "top_wins", top);
+    json_big(&j, "bottom_wins", bottom);
+    json_big(&j, "draws", draws);
+    json_big(&j, "positions", res->positions);
+    pb_json_end(&j);
+    pb_json_end(&j);
     mpz_clears(top, bottom, draws, NULL);
 }
 

@@ -23,13 +23,12 @@ static void on_sigint(int sig) {
     solve_interrupted = 1;
 }
 
-static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
-
 /* What solve prints, besides the value: asked for on the command line. */
 typedef struct solve_show {
     int first_turns, all_routes, json, no_pv, shortest;
     const pb_field *f;
     uint64_t nroutes;     /* routes streamed so far */
+    pb_json j;            /* --json: the object the routes and the summary go on */
 } solve_show;
 
 static void print_classes_text(const pb_field *f, const pb_solve_result *r) {
@@ -79,56 +78,71 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
         printf("mpi          %d processes, first-turn classes dealt round-robin (docs/cluster.md)\n", nranks);
 }
 
+/* The first-turn classes, as the array "first_turns" and its figures. */
+static void json_classes(pb_json *j, const pb_field *f, const pb_solve_result *r) {
+    char buf[4096];
+    pb_json_int(j, "classes", r->nturns);
+    pb_json_int(j, "classes_solved", r->nsolved_classes);
+    pb_json_bool(j, "classes_overflow", r->overflow);
+    pb_json_uint(j, "first_turn_routes", r->nroutes);
+    pb_json_uint(j, "route_classes", r->nroute_classes);
+    pb_json_array(j, "first_turns");
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        pb_json_object(j, NULL);
+        pb_json_str(j, "route", pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
+        pb_json_str(j, "value", pb_value_name(t->value));
+        pb_json_int(j, "class", i);
+        pb_json_uint(j, "routes", t->routes);
+        pb_json_bool(j, "ends_game", t->end != PB_END_NONE);
+        pb_json_uint(j, "nodes", t->nodes_searched);
+        pb_json_num(j, "seconds", "%.6f", t->seconds);
+        pb_json_end(j);
+    }
+    pb_json_end(j);
+}
+
 /* The summary object; when the routes were streamed first (--all-routes)
  * it goes on the object they opened. */
-static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
-    char desc[128], buf[4096];
+static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, solve_show *sh, int nranks) {
+    char buf[4096];
+    pb_json *j = &sh->j;
     if (sh->all_routes) {
-        if (!sh->nroutes) printf("{\"all_routes\":[");
-        printf("],\"routes\":%llu,", (unsigned long long)sh->nroutes);
-    } else putchar('{');
-    pb_cli_json_version_keys(stdout);
-    printf(",\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
-    pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
-    printf(",\"goal\":%d,\"width\":%d,\"length\":%d", f->spec.goal, f->spec.width, f->spec.length);
-    if (f->spec.rules == PB_RULES_HOCKEY)
-        printf(",\"setback\":%d,\"dead_end\":\"%s\"", f->spec.setback,
-               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
-    printf(",\"turns_played\":%d,\"to_move\":\"%s\",\"value\":\"%s\",\"complete\":%s,\"stopped\":%s",
-           g->nturns, player_key(g->pos.to_move), pb_value_name(r->value), r->complete ? "true" : "false",
-           r->stopped ? "true" : "false");
-    if (sh->first_turns) {
-        printf(",\"classes\":%d,\"classes_solved\":%d,\"classes_overflow\":%s,\"first_turn_routes\":%llu,"
-               "\"route_classes\":%llu,\"first_turns\":[",
-               r->nturns, r->nsolved_classes, r->overflow ? "true" : "false", (unsigned long long)r->nroutes,
-               (unsigned long long)r->nroute_classes);
-        for (int i = 0; i < r->nturns; i++) {
-            const pb_solve_turn *t = &r->turns[i];
-            printf("%s{\"route\":", i ? "," : "");
-            pb_json_string(stdout, pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
-            printf(",\"value\":\"%s\",\"class\":%d,\"routes\":%llu,\"ends_game\":%s,\"nodes\":%llu,\"seconds\":%.6f}",
-                   pb_value_name(t->value), i, (unsigned long long)t->routes, t->end != PB_END_NONE ? "true" : "false",
-                   (unsigned long long)t->nodes_searched, t->seconds);
-        }
-        putchar(']');
-    }
-    printf(",\"best\":");
-    if (r->npv) pb_json_string(stdout, pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
-    else printf("null");
-    printf(",\"pv\":[");
-    for (int i = 0; i < r->npv && !sh->no_pv; i++) {
-        if (i) putchar(',');
-        pb_json_string(stdout, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
-    }
-    printf("],\"pv_kind\":");
-    pb_json_string(stdout, r->pv_kind ? r->pv_kind : "");
-    printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"threads\":%d", (unsigned long long)r->nodes,
-           r->seconds, r->rate, r->threads);
-    if (nranks) printf(",\"mpi_processes\":%d", nranks);
-    printf(",\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
-           "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
-           r->tt_bytes, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits,
-           (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced, r->peak_rss);
+        if (!sh->nroutes) pb_json_init(j, stdout), pb_json_object(j, NULL), pb_json_array(j, "all_routes");
+        pb_json_end(j);
+        pb_json_uint(j, "routes", sh->nroutes);
+    } else pb_json_init(j, stdout), pb_json_object(j, NULL);
+    pb_cli_json_version(j);
+    pb_cli_json_field(j, f);
+    pb_json_int(j, "turns_played", g->nturns);
+    pb_json_str(j, "to_move", pb_cli_player_key(g->pos.to_move));
+    pb_json_str(j, "value", pb_value_name(r->value));
+    pb_json_bool(j, "complete", r->complete);
+    pb_json_bool(j, "stopped", r->stopped);
+    if (sh->first_turns) json_classes(j, f, r);
+    pb_json_str(j, "best", r->npv ? pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf)
+                                  : NULL);
+    pb_json_array(j, "pv");
+    for (int i = 0; i < r->npv && !sh->no_pv; i++)
+        pb_json_str(j, NULL, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
+    pb_json_end(j);
+    pb_json_str(j, "pv_kind", r->pv_kind ? r->pv_kind : "");
+    pb_json_uint(j, "nodes", r->nodes);
+    pb_json_num(j, "seconds", "%.6f", r->seconds);
+    pb_json_num(j, "nodes_per_second", "%.0f", r->rate);
+    pb_json_int(j, "threads", r->threads);
+    if (nranks) pb_json_int(j, "mpi_processes", nranks);
+    pb_json_object(j, "table");
+    pb_json_uint(j, "bytes", r->tt_bytes);
+    pb_json_uint(j, "slots", r->tt_slots);
+    pb_json_uint(j, "used", r->tt_used);
+    pb_json_uint(j, "probes", r->tt.probes);
+    pb_json_uint(j, "hits", r->tt.hits);
+    pb_json_uint(j, "stores", r->tt.stores);
+    pb_json_uint(j, "replaced", r->tt.replaced);
+    pb_json_end(j);
+    pb_json_uint(j, "peak_memory_bytes", r->peak_rss);
+    pb_json_end(j);
 }
 
 /* --all-routes: one route with its value, printed as it comes. */
@@ -137,9 +151,12 @@ static int print_route(void *ctx, const pb_route *rt, int value) {
     char buf[4096];
     pb_route_format(sh->f, rt->nodes, rt->len, rt->kick, buf, sizeof buf);
     if (sh->json) {
-        printf("%s{\"route\":", sh->nroutes ? "," : "{\"all_routes\":[");
-        pb_json_string(stdout, buf);
-        printf(",\"value\":\"%s\"}\n", pb_value_name(value));
+        if (!sh->nroutes) pb_json_init(&sh->j, stdout), pb_json_object(&sh->j, NULL), pb_json_array(&sh->j, "all_routes");
+        pb_json_object(&sh->j, NULL);
+        pb_json_str(&sh->j, "route", buf);
+        pb_json_str(&sh->j, "value", pb_value_name(value));
+        pb_json_end(&sh->j);
+        putchar('\n'); /* one route per line: the stream can be read as it comes */
     } else {
         if (!sh->nroutes) printf("every first turn, with its value for the player to move:\n");
         printf("  %-28s %s\n", buf, pb_value_name(value));
@@ -196,7 +213,7 @@ static int solve_line(void *ctx, const pb_field *f, pb_game *g, int line) {
             pb_json_bool(&j, "game_over", 1);
             pb_json_str(&j, "result", res);
         } else {
-            pb_json_str(&j, "to_move", player_key(g->pos.to_move));
+            pb_json_str(&j, "to_move", pb_cli_player_key(g->pos.to_move));
             pb_json_str(&j, "value", pb_value_name(value));
             pb_json_str(&j, "best", len ? route : NULL);
             pb_json_uint(&j, "nodes", nodes);
@@ -257,7 +274,7 @@ static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g) {
         pb_json_str(&j, "rules", pb_rules_name(f->spec.rules));
         pb_json_str(&j, "field", pb_field_describe(f, desc, sizeof desc));
         pb_json_int(&j, "turns_played", g->nturns);
-        pb_json_str(&j, "to_move", player_key(me));
+        pb_json_str(&j, "to_move", pb_cli_player_key(me));
         pb_json_str(&j, "value", pb_value_name(v));
         pb_json_bool(&j, "stopped", st.stopped != 0);
         pb_json_str(&j, "algo", "pn");
@@ -394,11 +411,13 @@ int cmd_solve(int argc, char **argv) {
         char buf[128];
         pb_game_result(&g, buf, sizeof buf);
         if (o.json) {
-            printf("{");
-            pb_cli_json_version_keys(stdout);
-            printf(",\"game_over\":true,\"result\":");
-            pb_json_string(stdout, buf);
-            printf("}\n");
+            pb_json j;
+            pb_json_init(&j, stdout);
+            pb_json_object(&j, NULL);
+            pb_cli_json_version(&j);
+            pb_json_bool(&j, "game_over", 1);
+            pb_json_str(&j, "result", buf);
+            pb_json_end(&j);
         } else printf("the game is over: %s\n", buf);
         rc = PB_EXIT_OK;
         goto end;

@@ -8,13 +8,6 @@ void pb_cli_json_version(pb_json *j) {
     pb_json_str(j, "commit", pb_cli_commit());
 }
 
-void pb_cli_json_version_keys(FILE *out) {
-    fputs("\"version\":", out);
-    pb_json_string(out, pb_cli_version());
-    fputs(",\"commit\":", out);
-    pb_json_string(out, pb_cli_commit());
-}
-
 void pb_cli_json_field(pb_json *j, const pb_field *f) {
     char desc[128];
     pb_json_str(j, "rules", pb_rules_name(f->spec.rules));
