@@ -6,6 +6,7 @@
 #include "../solver/diagram.h"
 #include "../solver/search.h"
 #include "../tablebase/line.h"
+#include "../solver/container.h"
 #include "../tablebase/tablebase.h"
 #include "../solver/json.h"
 #include "cli.h"
@@ -75,6 +76,8 @@ static int tb_build(int argc, char **argv, int estimate_only) {
         rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to tabulate");
     } else if (!estimate_only && !o.out) {
         rc = pb_fail(PB_EXIT_USAGE, "tb build needs --out FILE");
+    } else if (!estimate_only && !pb_container_replaceable(o.out)) {
+        rc = pb_fail(PB_EXIT_USAGE, "--out %s: not a regular file (it would be replaced, not written)", o.out);
     }
     if (rc != PB_EXIT_OK || estimate_only) {
         if (rc == PB_EXIT_OK) print_estimate(f, &g.pos, stdout);

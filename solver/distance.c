@@ -300,7 +300,7 @@ static int exact_score(dist_ctx *c, const pb_position *p, int d_root) {
     if (v == PB_UNKNOWN) return c->aborted = 1, 0;
     if (v == PB_DRAW) return 0;
     for (int k = 1; k < DIST_WIN - 1; k++) {
-        if (c->o->progress && d_root)
+        if (c->o->progress && d_root && now() - c->start >= 2.0) /* quiet for quick answers */
             fprintf(c->o->progress, "shortest: %s in %d turns or %s? (%llu positions, %.1f s)\n",
                     v == PB_WIN ? "a win" : "a loss", k, v == PB_WIN ? "fewer" : "more",
                     (unsigned long long)c->nodes, now() - c->start);
