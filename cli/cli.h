@@ -182,7 +182,7 @@ int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx)
  * Returns fn's status (pb_cli_batch's for a batch). */
 int pb_cli_each_position(const pb_opts *o, pb_batch_fn fn, void *ctx);
 
-/* The JSON keys several commands share (cli/json_keys.c). */
+/* The JSON keys several commands share (cli/report.c). */
 struct pb_json;
 /* "version" and "commit" of the program. */
 void pb_cli_json_version(struct pb_json *j);
@@ -191,6 +191,9 @@ void pb_cli_json_version(struct pb_json *j);
 void pb_cli_json_field(struct pb_json *j, const pb_field *f);
 /* A player as a JSON word: "top" or "bottom". */
 const char *pb_cli_player_key(int player);
+/* The head of a solve report: the field, the position and its value
+ * (PB_UNKNOWN: "unknown (<unknown>)"). */
+void pb_cli_print_head(const pb_field *f, const pb_game *g, int value, const char *unknown);
 
 
 /* The program's version and the commit it was built from ("unknown"

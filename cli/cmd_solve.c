@@ -51,12 +51,8 @@ static void print_classes_text(const pb_field *f, const pb_solve_result *r) {
 
 /* nranks: the MPI processes of a --mpi run, 0 without --mpi. */
 static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh, int nranks) {
-    char desc[128], buf[4096];
-    int me = g->pos.to_move;
-    printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
-    printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
-    if (r->value == PB_UNKNOWN) printf("value        unknown (stopped before it was proven)\n");
-    else printf("value        %s for %s (the player to move)\n", pb_value_name(r->value), pb_player_name(me));
+    char buf[4096];
+    pb_cli_print_head(f, g, r->value, "stopped before it was proven");
     if (sh->first_turns) print_classes_text(f, r);
     if (r->npv) printf("best turn    %s\n", pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
     if (r->npv && !sh->no_pv) {

@@ -46,12 +46,8 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_distance_re
 }
 
 static void print_text(const pb_field *f, const pb_game *g, const pb_distance_result *r) {
-    char desc[128], buf[4096];
-    int me = g->pos.to_move;
-    printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
-    printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
-    if (r->value == PB_UNKNOWN) printf("value        unknown (stopped before it was proven)\n");
-    else printf("value        %s for %s (the player to move)\n", pb_value_name(r->value), pb_player_name(me));
+    char buf[4096];
+    pb_cli_print_head(f, g, r->value, "stopped before it was proven");
     if (r->value == PB_WIN || r->value == PB_LOSS)
         printf("distance     %d turn%s to the end (%s; the ending turn counts 1)\n", r->distance,
                r->distance == 1 ? "" : "s", r->value == PB_WIN ? "the fastest win" : "the longest defence");

@@ -1,6 +1,8 @@
-/* json_keys.c - the JSON keys several commands write alike: the program's
- * version and commit, the field, a player. */
+/* report.c - what several commands write alike: the JSON keys of the
+ * program's version and commit, the field and a player; the head of a
+ * solve report. */
 #include "../solver/json.h"
+#include "../solver/search.h"
 #include "cli.h"
 
 void pb_cli_json_version(pb_json *j) {
@@ -22,3 +24,12 @@ void pb_cli_json_field(pb_json *j, const pb_field *f) {
 }
 
 const char *pb_cli_player_key(int player) { return player == PB_TOP ? "top" : "bottom"; }
+
+void pb_cli_print_head(const pb_field *f, const pb_game *g, int value, const char *unknown) {
+    char desc[128];
+    int me = g->pos.to_move;
+    printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
+    printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
+    if (value == PB_UNKNOWN) printf("value        unknown (%s)\n", unknown);
+    else printf("value        %s for %s (the player to move)\n", pb_value_name(value), pb_player_name(me));
+}
