@@ -62,7 +62,7 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
         printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
     }
     printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
-           f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
+           pb_search_unit(f), r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
     if (nranks)
         printf("table        one per process, %.1f MiB each\n", (double)r->tt_bytes / 1048576.0);
     else
@@ -301,7 +301,7 @@ static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g) {
         printf("search       proof-number search (df-pn), %d yes/no question%s, value only\n", st.questions,
                st.questions == 1 ? "" : "s");
         printf("nodes        %llu expanded, %llu %s in %.3f s, 1 thread\n", (unsigned long long)st.nodes,
-               (unsigned long long)st.steps, f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", st.seconds);
+               (unsigned long long)st.steps, pb_search_unit(f), st.seconds);
         printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
                (double)st.table_bytes / 1048576.0, st.table_slots, st.peak_used, (unsigned long long)st.probes,
                (unsigned long long)st.hits, (unsigned long long)st.stores, (unsigned long long)st.replaced);

@@ -69,7 +69,7 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     int rc = pb_cli_begin(estimate_only ? &estimate : &build, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
     rc = PB_EXIT_OK;
-    if (f->spec.rules == PB_RULES_TRIPLE) {
+    if (!pb_turns_are_steps(f)) {
         rc = pb_fail(PB_EXIT_USAGE, "tablebases are built for book and hockey only: triple turns have no layering "
                                     "in which every turn goes one layer deeper (docs/tablebase.md)");
     } else if (g.end != PB_END_NONE) {

@@ -254,7 +254,7 @@ static int search(dist_ctx *c, const pb_position *p, int d, int alpha, int beta)
     const uint64_t nodes0 = c->nodes;
     const int a0 = alpha, b0 = beta;
     int best;
-    if (c->f->spec.rules != PB_RULES_TRIPLE && pb_turn_can_score(c->tw, p) == 1) best = DIST_WIN - 1;
+    if (pb_turns_are_steps(c->f) && pb_turn_can_score(c->tw, p) == 1) best = DIST_WIN - 1;
     else {
         int n = list_turns(c, p, d);
         if (n < 0) return 0;

@@ -34,6 +34,7 @@
 
 #include "container.h"
 #include "tablebase.h"
+#include "turn.h"
 #include "turnwalk.h"
 
 #define KIND_KEYS "TBLK"
@@ -398,7 +399,7 @@ static pb_tb_status write_final(builder *b, int d0, int dmax, const uint64_t *ro
 pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char *out, const pb_tb_build_opts *o,
                          pb_tb_build_result *res) {
     memset(res, 0, sizeof *res);
-    if (f->spec.rules == PB_RULES_TRIPLE) {
+    if (!pb_turns_are_steps(f)) {
         snprintf(res->message, sizeof res->message,
                  "tablebases are built for book and hockey only: triple turns have no layering in which every "
                  "turn goes one layer deeper (docs/tablebase.md)");
