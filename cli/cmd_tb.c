@@ -55,6 +55,8 @@ static int tb_build(int argc, char **argv, int estimate_only) {
         PB_OPT_THREADS(o, "OpenMP threads"),
         PB_OPT_MEMORY(o, "budget for the layers in memory; over it the build stops\n"
                          "(exit status 4) keeping its finished layers: rerun to go on"),
+        PB_OPT_TIME_LIMIT(o, "stop between layers after SECONDS (exit 3), keeping the\n"
+                             "finished layers: rerun to go on"),
         PB_OPT_JSON(o), PB_OPT_QUIET(o), PB_OPT_END};
     const pb_option estimate_options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_END};
     const pb_command build = {"tb build", "[options] --out FILE [RECORD-FILE|-]",
@@ -91,10 +93,11 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     bo.threads = o.threads;
     bo.memory = o.memory ? pb_parse_size(o.memory) : 0;
     bo.progress = o.quiet ? NULL : stderr;
+    bo.time_limit = o.time_limit;
     pb_tb_build_result res;
     pb_tb_status st = pb_tb_build(f, &g.pos, o.out, &bo, &res);
     if (st != PB_TB_OK) {
-        rc = pb_fail(st == PB_TB_BAD ? PB_EXIT_USAGE : st == PB_TB_MEMORY ? PB_EXIT_MEMORY : PB_EXIT_WRITE, "%s",
+        rc = pb_fail(st == PB_TB_BAD ? PB_EXIT_USAGE : st == PB_TB_MEMORY ? PB_EXIT_MEMORY : st == PB_TB_STOPPED ? PB_EXIT_STOPPED : PB_EXIT_WRITE, "%s",
                      res.message);
     } else {
         char desc[128], vb[32];
