@@ -65,6 +65,8 @@ typedef struct pb_option {
     int (*parse)(void *target, const char *name, const char *value);
 } pb_option;
 
+/* The option tables read best as tables: kept as written. */
+/* clang-format off */
 #define PB_OPT_END {0}
 #define PB_OPT_FLAG(nm, tgt, hl) {.name = nm, .help = hl, .kind = PB_ARG_FLAG, .target = tgt}
 #define PB_OPT_TEXT(nm, val, tgt, hl) {.name = nm, .value = val, .help = hl, .kind = PB_ARG_TEXT, .target = tgt}
@@ -114,6 +116,7 @@ int pb_opt_first(void *o, const char *name, const char *value);
 #define PB_OPT_MEMORY(o, hl)                                                                                     \
     {.name = "memory", .value = "SIZE", .help = hl, .kind = PB_ARG_SIZE, .target = &(o).memory},                 \
     {.name = "hash", .value = "SIZE", .kind = PB_ARG_SIZE, .target = &(o).memory}
+/* clang-format on */
 
 /* A subcommand: its name, what follows it on the usage line, the text
  * after the usage line, its options and how many arguments it takes. */
