@@ -30,6 +30,12 @@ grep -q '^statement' out.txt && grep -q '^method' out.txt || fail "empty-count: 
 expect_status 0 "first-moves on (2;6;8)" "$pb" prove --claim first-moves --field 2,6,8
 grep -q 'holds' out.txt || fail "first-moves: not holding"
 
+# first-moves counts every first route, however many: on (2;4;2) as many as
+# `moves` lists (136, more than any fixed cap).
+"$pb" prove --claim first-moves --field 2,4,2 > out.txt 2>&1
+n=$("$pb" moves --field 2,4,2 | tail -n 1 | awk '{print $1}')
+grep -q "(2;4;2) $n routes" out.txt || fail "first-moves on (2;4;2): not $n routes: $(grep fields out.txt)"
+
 # The book's last-move claim fails on (2;2;2): a counterexample record and its SVG.
 mkdir -p cx
 expect_status 6 "last-move-red on (2;2;2)" "$pb" prove --claim last-move-red --field 2,2,2 --out cx
