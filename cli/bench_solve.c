@@ -20,17 +20,18 @@ typedef struct solve_pos {
     pb_rules rules;
     int g, w, l, s;
     const char *record;
+    int pn_only;          /* alpha-beta takes more than ten minutes here */
 } solve_pos;
 
 /* Records reached by random play (fixed once, so runs compare). */
 static const solve_pos solve_set[] = {
-    {"book (2;4;4) start", PB_RULES_BOOK, 2, 4, 4, 0, ""},
-    {"hockey (2;4;6) S=1 start", PB_RULES_HOCKEY, 2, 4, 6, 1, ""},
-    {"book (2;8;10) endgame", PB_RULES_BOOK, 2, 8, 10, 0, "e7-d8 d8-d7 d7-e6 e6-e7-d6 d6-d7-e7-f8 f8-e9 e9-d10 d10-e10 e10-f9 f9-f8-e8 e8-f9-e9-e8-d8-e9-d9 d9-e10-e9-f10 f10-e10-f11 f11-g12-g11 g11-f10-f11-g11-f12-f11-e11 e11-d12-c11 c11-d10-d9-e8-d7-c7 c7-d8-c8 c8-c7-c6 c6-d6-e6-f6 f6-e5 e5-e6-d5 d5-e5-f5 f5-f6-e7-e8-f7 f7-f6-g6 g6-f5-e6-f7-f8-g8 g8-f7-g6-g7 g7-g8-f9-f10-e11-f12-e12 e12-e11-d11 d11-e10-e11-d10-d11-e12-d12-d11-c12-c11-b12-a11-b10 b10-b9 b9-a10-b10-a9-b9-c8-d7-c6-d5-d6-e5-e4 e4-f5-g4 g4-g3 g3-f4 f4-e4-d3 d3-c2-b3 b3-b2-a3-b3-a4-b4 b4-c3 c3-d2-d3-c4 c4-b3-b4-c4-d5-e4-f3 f3-f2-g3-g2-f3-g4-f4-f3-g3-h4 h4-i3-h2-h3 h3-i4-h4-i5-h5 h5-g4-h3-h4-h5-g5 g5-f5-f4-g5-g4-h4-g5-g6-h5-h6 h6-i7-h7 h7-g7-f6-g5-h6-h7-i6-h6-g7-f8-g9 g9-g10 g10-h9"},
-    {"book (2;6;8) after 30 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4 e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3 c3-c2-d3-e3-d2 d2-e2-f3-e3-d4-c3-d2-d3-c3-c4-d3-e4-f4 f4-e5-f6-e7-d8 d8-c8 c8-d9 d9-e8 e8-d8-c9 c9-c10-d9-c9-b10-a9-b9 b9-a8-b7 b7-c8-c9-b9-b8 b8-b7-a7-b8-c7 c7-d8-e9"},
-    {"book (2;6;8) after 30 turns b", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6"},
-    {"book (2;6;8) after 26 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6 f6-f7-g7-f6-e5-f4-f5-e4 e4-e3-d2 d2-c3 c3-c2-d2-d3 d3-c2-b3 b3-a3-b2-c3-b4 b4-b5-a4-b4-c5"},
-    {"book (2;6;8) after 20 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6"},
+    {"book (2;4;4) start", PB_RULES_BOOK, 2, 4, 4, 0, "", 0},
+    {"hockey (2;4;6) S=1 start", PB_RULES_HOCKEY, 2, 4, 6, 1, "", 0},
+    {"book (2;8;10) endgame", PB_RULES_BOOK, 2, 8, 10, 0, "e7-d8 d8-d7 d7-e6 e6-e7-d6 d6-d7-e7-f8 f8-e9 e9-d10 d10-e10 e10-f9 f9-f8-e8 e8-f9-e9-e8-d8-e9-d9 d9-e10-e9-f10 f10-e10-f11 f11-g12-g11 g11-f10-f11-g11-f12-f11-e11 e11-d12-c11 c11-d10-d9-e8-d7-c7 c7-d8-c8 c8-c7-c6 c6-d6-e6-f6 f6-e5 e5-e6-d5 d5-e5-f5 f5-f6-e7-e8-f7 f7-f6-g6 g6-f5-e6-f7-f8-g8 g8-f7-g6-g7 g7-g8-f9-f10-e11-f12-e12 e12-e11-d11 d11-e10-e11-d10-d11-e12-d12-d11-c12-c11-b12-a11-b10 b10-b9 b9-a10-b10-a9-b9-c8-d7-c6-d5-d6-e5-e4 e4-f5-g4 g4-g3 g3-f4 f4-e4-d3 d3-c2-b3 b3-b2-a3-b3-a4-b4 b4-c3 c3-d2-d3-c4 c4-b3-b4-c4-d5-e4-f3 f3-f2-g3-g2-f3-g4-f4-f3-g3-h4 h4-i3-h2-h3 h3-i4-h4-i5-h5 h5-g4-h3-h4-h5-g5 g5-f5-f4-g5-g4-h4-g5-g6-h5-h6 h6-i7-h7 h7-g7-f6-g5-h6-h7-i6-h6-g7-f8-g9 g9-g10 g10-h9", 0},
+    {"book (2;6;8) after 30 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4 e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3 c3-c2-d3-e3-d2 d2-e2-f3-e3-d4-c3-d2-d3-c3-c4-d3-e4-f4 f4-e5-f6-e7-d8 d8-c8 c8-d9 d9-e8 e8-d8-c9 c9-c10-d9-c9-b10-a9-b9 b9-a8-b7 b7-c8-c9-b9-b8 b8-b7-a7-b8-c7 c7-d8-e9", 0},
+    {"book (2;6;8) after 30 turns b", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6", 0},
+    {"book (2;6;8) after 26 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6 f6-f7-g7-f6-e5-f4-f5-e4 e4-e3-d2 d2-c3 c3-c2-d2-d3 d3-c2-b3 b3-a3-b2-c3-b4 b4-b5-a4-b4-c5", 0},
+    {"book (2;6;8) after 20 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6", 1},
 };
 
 static double cpu_seconds(void) {
@@ -42,12 +43,17 @@ static double cpu_seconds(void) {
 /* One configuration of the solver, as a change from the default. */
 typedef struct config {
     const char *name;
-    int threads2, first_turns, full_keys, no_tactics, big_hash;
+    int algo, threads2, first_turns, full_keys, no_tactics, big_hash;
 } config;
 
+/* Proof-number search (the default) and its parts, then alpha-beta. */
 static const config configs[] = {
-    {"value", 0, 0, 0, 0, 0},       {"value, N threads", 1, 0, 0, 0, 0}, {"first turns", 0, 1, 0, 0, 0},
-    {"value, full keys", 0, 0, 1, 0, 0}, {"value, no tactics", 0, 0, 0, 1, 0}, {"value, 8x table", 0, 0, 0, 0, 1},
+    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0},          {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0},
+    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0},      {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0},
+    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1},       {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0},
+    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0}, {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0},
+    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0},      {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0},
+    {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1},
 };
 
 /* A small deterministic generator (no global state). */
@@ -101,7 +107,7 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Endgames of (2;8;10) with least..most reachable free segments, solved
  * value first in one process: median, mean and largest time. */
-static int bench_endgames(int least, int most, int count, pb_json *j) {
+static int bench_endgames(int least, int most, int count, int algo, pb_json *j) {
     pb_field_spec sp = {PB_RULES_BOOK, 2, 8, 10, 0, PB_DEAD_END_DRAW};
     char err[256], name[64];
     pb_field *f = pb_field_new(&sp, err, sizeof err);
@@ -116,6 +122,7 @@ static int bench_endgames(int least, int most, int count, pb_json *j) {
         pb_solve_opts so = {0};
         so.threads = 1;
         so.no_pv = 1;
+        so.algo = algo;
         pb_solve_result r;
         double t0 = omp_get_wtime();
         if (pb_solve(f, p, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
@@ -127,7 +134,7 @@ static int bench_endgames(int least, int most, int count, pb_json *j) {
     double cpu = cpu_seconds() - c0, sum = 0;
     qsort(ms, (size_t)n, sizeof(double), cmp_double);
     for (int i = 0; i < n; i++) sum += ms[i];
-    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d", least, most);
+    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s", least, most, algo == PB_ALGO_PN ? "pn" : "ab");
     if (j) {
         pb_json_object(j, NULL);
         pb_json_str(j, "name", name);
@@ -234,7 +241,9 @@ int pb_bench_solve(const pb_opts *o) {
         int value1 = PB_UNKNOWN;
         for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
             const config *cf = &configs[c];
+            if (b->pn_only && cf->algo == PB_ALGO_AB) continue;
             pb_solve_opts so = {0};
+            so.algo = cf->algo;
             so.threads = cf->threads2 ? nthreads : 1;
             so.hash_bytes = cf->big_hash ? 8 * hash : hash;
             so.no_pv = 1;
@@ -250,7 +259,7 @@ int pb_bench_solve(const pb_opts *o) {
                 rc = pb_fail(PB_EXIT_FAIL, "bench: %s: values differ between configurations", b->name);
             char cname[64];
             snprintf(cname, sizeof cname, "%s", cf->name);
-            if (cf->threads2) snprintf(cname, sizeof cname, "value, %d threads", nthreads);
+            if (cf->threads2) snprintf(cname, sizeof cname, "ab value, %d threads", nthreads);
             if (o->json) {
                 pb_json_object(&j, NULL);
                 pb_json_str(&j, "name", b->name);
@@ -272,8 +281,10 @@ int pb_bench_solve(const pb_opts *o) {
         pb_field_free(f);
     }
     if (o->json) pb_json_end(&j), pb_json_array(&j, "endgames");
-    rc |= bench_endgames(1, 32, 150, o->json ? &j : NULL);
-    rc |= bench_endgames(40, 80, 40, o->json ? &j : NULL);
+    for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++) {
+        rc |= bench_endgames(1, 32, 150, algo, o->json ? &j : NULL);
+        rc |= bench_endgames(40, 80, 40, algo, o->json ? &j : NULL);
+    }
     if (o->json) pb_json_end(&j), pb_json_end(&j);
     return rc;
 }

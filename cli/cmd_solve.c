@@ -61,6 +61,13 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
             printf("%s%s", i ? " " : "", pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
         printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
     }
+    if (r->algo == PB_ALGO_PN)
+        printf("search       proof-number search (df-pn)%s\n",
+               r->threads > 1 ? ", first-turn classes dealt to the threads" : "");
+    else printf("search       alpha-beta\n");
+    if (r->algo == PB_ALGO_PN && r->value == PB_UNKNOWN)
+        printf("root         proof number %llu, disproof number %llu\n", (unsigned long long)r->root_pn,
+               (unsigned long long)r->root_dn);
     printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
            pb_search_unit(f), r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
     if (nranks)
@@ -128,6 +135,11 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     pb_json_num(j, "nodes_per_second", "%.0f", r->rate);
     pb_json_int(j, "threads", r->threads);
     if (nranks) pb_json_int(j, "mpi_processes", nranks);
+    pb_json_str(j, "algo", r->algo == PB_ALGO_PN ? "pn" : "ab");
+    if (r->algo == PB_ALGO_PN) {
+        pb_json_uint(j, "root_pn", r->root_pn);
+        pb_json_uint(j, "root_dn", r->root_dn);
+    }
     pb_json_object(j, "table");
     pb_json_uint(j, "bytes", r->tt_bytes);
     pb_json_uint(j, "slots", r->tt_slots);
@@ -240,83 +252,10 @@ static int solve_batch(const pb_opts *o, const pb_field *f) {
     return rc;
 }
 
-/* --algo pn: the value alone, by proof-number search (solver/pns.h). */
-static int solve_pn(const pb_opts *o, const pb_field *f, const pb_game *g) {
-    if (o->mpi || o->svg) return pb_fail(PB_EXIT_USAGE, "--algo pn gives the value alone: no --mpi, no --svg");
-    pb_pns_opts po = {0};
-    po.table_bytes = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
-    po.time_limit = o->time_limit;
-    po.stop = &solve_interrupted;
-    po.progress = o->quiet ? NULL : stderr;
-    pb_pns_stats st;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
-    int v = pb_pns_value(f, &g->pos, &po, &st);
-    sigaction(SIGINT, &old, NULL);
-    if (st.stopped == 4)
-        return pb_fail(PB_EXIT_MEMORY, "cannot allocate the proof-number table (--memory %s)",
-                       o->memory ? o->memory : "default");
-    char desc[128];
-    int me = g->pos.to_move;
-    size_t rss = pb_peak_rss();
-    if (o->json) {
-        pb_json j;
-        pb_json_init(&j, stdout);
-        pb_json_object(&j, NULL);
-        pb_cli_json_version(&j);
-        pb_json_str(&j, "rules", pb_rules_name(f->spec.rules));
-        pb_json_str(&j, "field", pb_field_describe(f, desc, sizeof desc));
-        pb_json_int(&j, "turns_played", g->nturns);
-        pb_json_str(&j, "to_move", pb_cli_player_key(me));
-        pb_json_str(&j, "value", pb_value_name(v));
-        pb_json_bool(&j, "stopped", st.stopped != 0);
-        pb_json_str(&j, "algo", "pn");
-        pb_json_int(&j, "questions", st.questions);
-        pb_json_uint(&j, "nodes", st.nodes);
-        pb_json_uint(&j, "steps", st.steps);
-        pb_json_num(&j, "seconds", "%.6f", st.seconds);
-        pb_json_uint(&j, "root_pn", st.root_pn);
-        pb_json_uint(&j, "root_dn", st.root_dn);
-        pb_json_object(&j, "table");
-        pb_json_uint(&j, "bytes", st.table_bytes);
-        pb_json_uint(&j, "slots", st.table_slots);
-        pb_json_uint(&j, "used", st.peak_used);
-        pb_json_uint(&j, "probes", st.probes);
-        pb_json_uint(&j, "hits", st.hits);
-        pb_json_uint(&j, "stores", st.stores);
-        pb_json_uint(&j, "replaced", st.replaced);
-        pb_json_end(&j);
-        pb_json_uint(&j, "peak_memory_bytes", rss);
-        pb_json_end(&j);
-    } else {
-        printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
-        printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
-        if (v == PB_UNKNOWN)
-            printf("value        unknown (stopped; root pn %llu, dn %llu)\n", (unsigned long long)st.root_pn,
-                   (unsigned long long)st.root_dn);
-        else printf("value        %s for %s (the player to move)\n", pb_value_name(v), pb_player_name(me));
-        printf("search       proof-number search (df-pn), %d yes/no question%s, value only\n", st.questions,
-               st.questions == 1 ? "" : "s");
-        printf("nodes        %llu expanded, %llu %s in %.3f s, 1 thread\n", (unsigned long long)st.nodes,
-               (unsigned long long)st.steps, pb_search_unit(f), st.seconds);
-        printf("table        %.1f MiB, %zu slots, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
-               (double)st.table_bytes / 1048576.0, st.table_slots, st.peak_used, (unsigned long long)st.probes,
-               (unsigned long long)st.hits, (unsigned long long)st.stores, (unsigned long long)st.replaced);
-        printf("peak memory  %.1f MiB\n", (double)rss / 1048576.0);
-    }
-    if (v != PB_UNKNOWN) return PB_EXIT_OK;
-    fflush(stdout);
-    return pb_fail(PB_EXIT_STOPPED, "stopped by %s before the value was proven",
-                   solve_interrupted ? "Ctrl-C" : pb_pns_stop_name(st.stopped));
-}
-
 int cmd_solve(int argc, char **argv) {
     pb_opts o;
     solve_show show = {0};
-    const char *algo = "ab";
+    const char *algo = NULL;
     const pb_option options[] = {
         PB_OPTS_FIELD(o),
         PB_OPTS_RECORD(o),
@@ -333,8 +272,9 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
                          "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
         PB_OPT_TIME_LIMIT(o, "stop after SECONDS and print what is proven (exit 3)"),
-        PB_OPT_TEXT("algo", "ab|pn", &algo, "ab: alpha-beta (default); pn: proof-number search,\n"
-                                             "the value alone on one thread (docs/solver.md)"),
+        PB_OPT_TEXT("algo", "pn|ab", &algo, "pn: proof-number search (the default; its threads take\n"
+                                             "whole first-turn classes); ab: alpha-beta (the default\n"
+                                             "with --mpi or --batch); docs/solver.md"),
         PB_OPT_JSON(o),
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(o, "a page that replays that line step by step"),
@@ -353,9 +293,14 @@ int cmd_solve(int argc, char **argv) {
         options, 1};
     int prc = pb_cli_parse(&cmd, argc, argv, &o);
     if (prc != PB_CLI_GO) return prc;
+    /* Proof-number search proves far faster (results/bench_solve.md) but
+     * runs on one thread; threads, processes and batches go to alpha-beta. */
+    const char *algo_asked = algo; /* --shortest has a search of its own: no --algo pn */
+    if (!algo) algo = o.mpi || o.batch ? "ab" : "pn";
     if (strcmp(algo, "ab") && strcmp(algo, "pn"))
-        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected ab or pn", algo);
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", algo);
     if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
+    if (o.mpi && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
     double time_limit = o.time_limit;
     pb_field *f;
     pb_game g;
@@ -365,7 +310,8 @@ int cmd_solve(int argc, char **argv) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
     }
-    if (show.shortest && (o.batch || o.match || show.all_routes || show.first_turns || strcmp(algo, "ab"))) {
+    if (show.shortest && (o.batch || o.match || show.all_routes || show.first_turns ||
+                          (algo_asked && !strcmp(algo_asked, "pn")))) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--shortest goes with none of --batch, --match, --first-turns, --all-routes, "
                                       "--algo pn");
@@ -418,10 +364,6 @@ int cmd_solve(int argc, char **argv) {
         rc = PB_EXIT_OK;
         goto end;
     }
-    if (!strcmp(algo, "pn")) {
-        rc = solve_pn(&o, f, &g);
-        goto end;
-    }
     if (show.shortest) {
         struct sigaction sa = {.sa_handler = on_sigint}, old;
         sigaction(SIGINT, &sa, &old);
@@ -436,6 +378,7 @@ int cmd_solve(int argc, char **argv) {
     so.stop = &solve_interrupted;
     so.progress = o.quiet ? NULL : stderr;
     so.first_turns = show.first_turns;
+    so.algo = !strcmp(algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB;
     if (show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &show;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);

@@ -34,14 +34,15 @@ positions=("book (2;4;4) start|--field 2,4,4"
            "hockey (2;4;6) S=1 start|--rules hockey --field 2,4,6 --setback 1"
            "book (2;6;8) after 30 turns b|--field 2,6,8 --record-file $work/r30b.txt"
            "book (2;6;8) after 20 turns|--field 2,6,8 --record-file $work/r20.txt")
-[ $quick -eq 1 ] || positions+=("book (2;4;6) start|--field 2,4,6")
+[ $quick -eq 1 ] || positions+=("book (2;4;6) start|--field 2,4,6" "book (2;6;4) start|--field 2,6,4 --memory 2G")
 echo 'd6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6' > "$work/r30b.txt"
 echo 'd6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6' > "$work/r20.txt"
 
 # run LABEL PROGRAM OPTIONS...: one solve; prints "label|value|nodes|cpu s|MiB"
 run() {
   local label=$1 prog=$2; shift 2
-  /usr/bin/time -f '%U %S %M' -o "$work/time" "$prog" solve "$@" --quiet --json > "$work/out.json" 2>/dev/null || true
+  /usr/bin/time -f '%U %S %M %e' -o "$work/time" timeout "${PB_BENCH_LIMIT:-1200}" "$prog" solve "$@" --quiet --json \
+    > "$work/out.json" 2>/dev/null || true
   python3 - "$label" "$work/out.json" "$work/time" <<'PY'
 import json, sys
 label, js, tm = sys.argv[1:]
@@ -49,8 +50,8 @@ try:
     d = json.load(open(js))
 except Exception:
     d = {}
-u, s, kb = open(tm).read().split()[-3:]
-print(f"{label}|{d.get('value', 'none')}|{d.get('nodes', 0)}|{float(u) + float(s):.2f}|{int(kb) / 1024:.0f}")
+u, s, kb, wall = open(tm).read().split()[-4:]
+print(f"{label}|{d.get('value', 'none')}|{d.get('nodes', 0)}|{float(u) + float(s):.2f}|{int(kb) / 1024:.0f}|{float(wall):.1f}")
 PY
 }
 
@@ -69,20 +70,25 @@ if [ -n "$base" ]; then
     # shellcheck disable=SC2086
     c=$(run first-turns "$pb" $opts --first-turns)
     # shellcheck disable=SC2086
-    d=$(run value-2-threads "$pb" $opts --threads 2)
-    rows+="$name|$a|$b|$c|$d"$'\n'
+    d=$(run first-turns-2 "$pb" $opts --first-turns --threads 2)
+    # shellcheck disable=SC2086
+    e=$(run ab "$pb" $opts --algo ab)
+    # shellcheck disable=SC2086
+    g=$(run ab-2 "$pb" $opts --algo ab --threads 2)
+    rows+="$name|$a|$b|$c|$d|$e|$g"$'\n'
   done
   side=$(printf '%s' "$rows" | python3 -c '
 import sys
-print("| position | old program: value, nodes, CPU s | value first: nodes, CPU s, MiB | ratio (CPU) | --first-turns: nodes, CPU s | ratio (CPU) | value first, 2 threads: CPU s |")
-print("|---|---|---|---|---|---|---|")
+print("| position | old program: value, nodes, CPU s | pn value (default): nodes, CPU s, MiB | ratio | pn --first-turns: nodes, CPU s | ratio | pn --first-turns, 2 threads: CPU s, wall s | ab value: nodes, CPU s | ab, 2 threads: CPU s, wall s |")
+print("|---|---|---|---|---|---|---|---|---|")
 for line in sys.stdin.read().splitlines():
     f = line.split("|")
-    name, old, new, ft, t2 = f[0], f[1:6], f[6:11], f[11:16], f[16:21]
-    ratio = lambda a, b: "%.1fx" % (float(a) / float(b)) if float(b) > 0 else "-"
-    same = "" if old[1] == new[1] == ft[1] == t2[1] else " **values differ**"
+    name, old, new, ft, ft2, ab, ab2 = f[0], f[1:7], f[7:13], f[13:19], f[19:25], f[25:31], f[31:37]
+    ratio = lambda a, b: "%.1fx" % (float(a) / float(b)) if float(b) > 0 and old[1] != "none" else "-"
+    vals = {r[1] for r in (old, new, ft, ft2, ab, ab2) if r[1] != "none"}
+    same = "" if len(vals) <= 1 else " **values differ**"
     print(f"| {name} | {old[1]}, {old[2]}, {old[3]} | {new[2]}, {new[3]}, {new[4]} | {ratio(old[3], new[3])} | "
-          f"{ft[2]}, {ft[3]} | {ratio(old[3], ft[3])} | {t2[3]} |{same}")
+          f"{ft[2]}, {ft[3]} | {ratio(old[3], ft[3])} | {ft2[3]}, {ft2[5]} | {ab[2]}, {ab[3]} | {ab2[3]}, {ab2[5]} |{same}")
 ')
 fi
 t1=$(date +%s)
@@ -106,25 +112,30 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   if [ -n "$base" ]; then
     echo "## Side by side with the older program"
     echo
-    echo "The older program proves every first-turn class and then builds the line; this"
-    echo "one proves the value and stops (then builds the line from the table), or with"
-    echo "\`--first-turns\` proves every class. CPU seconds (user + system) and peak memory"
-    echo "of the process (\`/usr/bin/time\`); ratios are the older program's CPU seconds"
-    echo "over this one's, measured in the same run."
+    echo "The older program proves every first-turn class with alpha-beta and then"
+    echo "builds the line; this one proves the value by proof-number search (its"
+    echo "default) and stops, then builds the line from its table; with"
+    echo "\`--first-turns\` it proves every class (with \`--threads 2\` the classes are"
+    echo "dealt to the threads); \`--algo ab\` is its alpha-beta. CPU seconds (user +"
+    echo "system), wall seconds and peak memory of the process (\`/usr/bin/time\`); each"
+    echo "run stops after ${PB_BENCH_LIMIT:-1200} s (value \"none\"); ratios are the older"
+    echo "program's CPU seconds over this one's, measured in the same run."
     echo
     echo "$side"
     echo
   fi
   echo "## Configurations (one process)"
   echo
-  echo "Each fixed position (cli/bench_solve.c) is solved value first with 1 thread"
-  echo "(\`value\`), with 2 threads, with every first-turn class (\`first turns\`), with"
-  echo "keys without mirror images (\`full keys\`), without the quick \"can the mover"
-  echo "score this turn?\" check (\`no tactics\`) and with an 8x larger table. A node is"
-  echo "one single step searched. The run fails if a value differs between"
-  echo "configurations. Then (2;8;10) endgames reached by seeded random play, each"
-  echo "solved value first in the same process (the time per position excludes"
-  echo "generating it)."
+  echo "Each fixed position (cli/bench_solve.c) is solved by proof-number search"
+  echo "(\`pn\`) and by alpha-beta (\`ab\`): value first with 1 thread (\`value\`), with"
+  echo "every first-turn class (\`first turns\`), with keys without mirror images"
+  echo "(\`full keys\`), without the quick \"can the mover score this turn?\" check"
+  echo "(\`no tactics\`), with an 8x larger table, and alpha-beta with 2 threads. What"
+  echo "each part contributes is the ratio of its row to the \`value\` row. A node is"
+  echo "one single step searched (an expansion, for pn). The run fails if a value"
+  echo "differs between configurations. Then (2;8;10) endgames reached by seeded"
+  echo "random play, each solved value first in the same process by each method (the"
+  echo "time per position excludes generating it)."
   echo
   echo '```'
   echo "$table"

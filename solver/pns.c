@@ -62,15 +62,20 @@
  */
 #include "pns.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "images.h"
+#include "process.h"
+#include "tactics.h"
 #include "triple.h"
 
 #define PN_INF ((uint64_t)1 << 62)
 #define WAYS 4
 #define POLL_MASK 1023
+#define NO_SCORE_SLOTS (1 << 15)
 
 /* The table: buckets of WAYS slots, each bucket a whole number of cache
  * lines, aligned, so that a probe reads the first line and, on a hit, the
@@ -97,7 +102,7 @@
 
 typedef struct table {
     int nwords;
-    size_t nbuckets, bytes, bucket_words;
+    size_t nbuckets, bytes, bucket_words, mapped;
     void *raw;
     uint64_t *slots;
     uint64_t probes, hits, stores, replaced, used;
@@ -108,12 +113,17 @@ typedef struct pns {
     table tt;
     int A, t, weak;         /* the question; weak or summed numbers */
     int eps;                /* threshold slack in 1/1024, < 0: none */
-    uint64_t qbits;         /* the question's meta bits */
+    pb_images im;           /* orientations keyed alike (images.h) */
+    pb_image_state ims;     /* of the current position (book, hockey) */
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
+    int tactics;
+    pb_tactics tac;
+    uint64_t no_score[NO_SCORE_SLOTS]; /* hashes of turn starts whose quick walk found no goal */
     double t0, deadline, next_report;
     volatile sig_atomic_t *stop;
+    atomic_int *cancel;     /* set by another thread: give up this question */
     FILE *progress;
     int stopped;
 } pns;
@@ -140,11 +150,12 @@ static int table_init(table *t, const pb_field *f, size_t bytes) {
     if (t->nbuckets < 1) t->nbuckets = 1;
     if (t->nbuckets > 0xffffffffULL) t->nbuckets = 0xffffffffULL;
     t->bytes = t->nbuckets * bucket;
-    /* calloc leaves large blocks as untouched zero pages: only the lines
-     * the search writes cost memory. */
-    t->raw = calloc(t->bytes + 64, 1);
+    /* Zero pages, page aligned: only the lines the search writes cost
+     * memory. */
+    t->mapped = t->bytes;
+    t->raw = pb_table_map(&t->mapped);
     if (!t->raw) return -1;
-    t->slots = (uint64_t *)(((uintptr_t)t->raw + 63) & ~(uintptr_t)63);
+    t->slots = t->raw;
     return 0;
 }
 
@@ -160,9 +171,8 @@ static inline void table_prefetch(const table *t, uint64_t hash) {
     __builtin_prefetch(b + 8);
 }
 
-static inline uint64_t key_bits(int ball, int to_move, uint64_t hash) {
-    return (uint64_t)ball | (uint64_t)to_move << 16 | M_USED | (hash >> 49) << 18;
-}
+/* bt: ball | to_move << 16 of the key's orientation. */
+static inline uint64_t key_bits(uint64_t bt, uint64_t hash) { return bt | M_USED | (hash >> 49) << 18; }
 
 static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) { return b + 2 * WAYS + (size_t)w * (size_t)t->nwords; }
 
@@ -181,34 +191,48 @@ static int table_find(table *t, uint64_t *b, const uint64_t *seg, uint64_t key) 
 static inline int meta_lo(uint64_t m) { return (int)((m >> 33) & 3) - 1; }
 static inline int meta_hi(uint64_t m) { return (int)((m >> 35) & 3) - 1; }
 
+/* The meta bits of the current question (A, t) for a key in orientation
+ * `orient`: a top-bottom image swaps the players, so A is named as the
+ * image sees it, and numbers stored from one orientation are read back
+ * for the same question from any other. */
+static inline uint64_t qbits(const pns *s, int orient) {
+    return (1ULL | (uint64_t)(s->A ^ (orient >> 1)) << 1 | (uint64_t)s->t << 2) << 37;
+}
+
+/* The key of a position in its own orientation (triple's plies). */
+static inline pb_image_key plain_key(const pb_position *p) {
+    pb_image_key k = {0, p->hash, (uint64_t)(uint16_t)p->ball | (uint64_t)p->to_move << 16, p->seg};
+    return k;
+}
+
 /* The numbers of a position for the current question: (0, INF) or
  * (INF, 0) when the stored bounds decide it, the stored numbers when they
  * belong to this question, else the initial guess: 1 to answer for the
  * chooser, `moves` (its number of choices) against. */
-static void lookup(pns *s, const uint64_t *seg, int ball, int to_move, uint64_t hash, int moves, int or_node,
-                   uint64_t *pn, uint64_t *dn) {
+static int lookup(pns *s, const pb_image_key *k, int to_move, int moves, int or_node, uint64_t *pn, uint64_t *dn) {
     table *t = &s->tt;
-    uint64_t *b = table_bucket(t, hash);
-    int w = table_find(t, b, seg, key_bits(ball, to_move, hash));
+    uint64_t *b = table_bucket(t, k->hash);
+    int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
     if (moves < 1) moves = 1;
     *pn = or_node ? 1 : (uint64_t)moves;
     *dn = or_node ? (uint64_t)moves : 1;
-    if (w < 0) return;
+    if (w < 0) return 0;
     uint64_t m = b[w];
     int lo = meta_lo(m), hi = meta_hi(m);
     int alo = s->A == to_move ? lo : -hi, ahi = s->A == to_move ? hi : -lo;
     if (alo >= s->t) *pn = 0, *dn = PN_INF;
     else if (ahi < s->t) *pn = PN_INF, *dn = 0;
-    else if ((m & M_QUESTION) == s->qbits) *pn = b[WAYS + w] & 0xffffffffULL, *dn = b[WAYS + w] >> 32;
+    else if ((m & M_QUESTION) == qbits(s, k->orient)) *pn = b[WAYS + w] & 0xffffffffULL, *dn = b[WAYS + w] >> 32;
+    return 1;
 }
 
 /* Records the numbers of p (a proof or disproof as a bound, see 3. above). */
-static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64_t work) {
+static void store(pns *s, const pb_image_key *k, int to_move, uint64_t pn, uint64_t dn, uint64_t work) {
     table *t = &s->tt;
     const int nw = t->nwords;
-    uint64_t key = key_bits(p->ball, p->to_move, p->hash);
-    uint64_t *b = table_bucket(t, p->hash);
-    int e = table_find(t, b, p->seg, key), lo = -1, hi = 1;
+    uint64_t key = key_bits(k->bt, k->hash);
+    uint64_t *b = table_bucket(t, k->hash);
+    int e = table_find(t, b, k->seg, key), lo = -1, hi = 1;
     t->stores++;
     if (e >= 0) {
         lo = meta_lo(b[e]), hi = meta_hi(b[e]);
@@ -223,10 +247,10 @@ static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64
         }
         if (b[e] & M_USED) t->replaced++;
         else t->used++;
-        memcpy(slot_seg(t, b, e), p->seg, sizeof(uint64_t) * (size_t)nw);
+        memcpy(slot_seg(t, b, e), k->seg, sizeof(uint64_t) * (size_t)nw);
         b[e] = key;
     }
-    int mine = s->A == p->to_move;
+    int mine = s->A == to_move;
     if (pn == 0) {
         if (mine) lo = lo > s->t ? lo : s->t;
         else hi = hi < -s->t ? hi : -s->t;
@@ -239,7 +263,7 @@ static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64
     if (oldwork > work) work = oldwork;
     uint64_t m = (b[e] & M_KEY) | (uint64_t)(lo + 1) << 33 | (uint64_t)(hi + 1) << 35 | work << 40;
     if (pn != 0 && dn != 0) {
-        m |= s->qbits;
+        m |= qbits(s, k->orient);
         b[WAYS + e] = (pn < NUM_MAX ? pn : NUM_MAX) | (dn < NUM_MAX ? dn : NUM_MAX) << 32;
     } else m |= b[e] & M_QUESTION;
     b[e] = m;
@@ -250,15 +274,17 @@ static void store(pns *s, const pb_position *p, uint64_t pn, uint64_t dn, uint64
 static void poll(pns *s) {
     double now = now_s();
     if (s->stop && *s->stop) s->stopped = 3;
+    else if (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) s->stopped = 5;
     else if (s->deadline > 0 && now > s->deadline) s->stopped = 1;
     if (s->progress && now >= s->next_report) {
         s->next_report = now + 2.0;
         double el = now - s->t0;
-        fprintf(s->progress, "pns: %.1f s, %llu nodes, %.2fM nodes/s, question %s %s, root pn %llu dn %llu, table %.1f%% used\n",
+        fprintf(s->progress,
+                "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, proof-number search: can %s %s? "
+                "root pn %llu dn %llu\n",
                 el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0,
-                s->t ? "win" : "avoid loss", s->A == PB_TOP ? "top" : "bottom", (unsigned long long)s->root_pn,
-                (unsigned long long)s->root_dn,
-                100.0 * (double)s->tt.used / (double)(s->tt.nbuckets * WAYS));
+                100.0 * (double)s->tt.used / (double)(s->tt.nbuckets * WAYS), s->A == PB_TOP ? "Top" : "Bottom",
+                s->t ? "win" : "avoid losing", (unsigned long long)s->root_pn, (unsigned long long)s->root_dn);
         fflush(s->progress);
     }
 }
@@ -324,6 +350,45 @@ static void leaf(const pns *s, int loser, uint64_t *pn, uint64_t *dn) {
 /* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
  * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
  * restored on return. */
+/* pb_step and pb_unstep with the orientations kept up to date. */
+static inline pb_step_result step(pns *s, pb_position *p, int d, pb_undo *u, int *loser) {
+    int mover = p->to_move;
+    pb_step_result r = pb_step(s->f, p, d, u, loser);
+    s->steps++;
+    pb_images_step(&s->im, &s->ims, u->ball, d, u->seg, p->to_move != mover);
+    return r;
+}
+
+static inline void unstep(pns *s, pb_position *p, int d, const pb_undo *u) {
+    pb_images_step(&s->im, &s->ims, u->ball, d, u->seg, p->to_move != u->to_move);
+    pb_unstep(s->f, p, u);
+}
+
+/* The numbers of the child reached by step d from p (p is the child on
+ * entry and on return).  A new turn start whose mover can score this turn
+ * is a won leaf for that mover (a real goal route, tactics.h), kept in the
+ * table so that it is found, not walked, next time. */
+static void child_numbers(pns *s, pb_position *p, pb_step_result r, int loser, uint64_t *cp, uint64_t *cd) {
+    const pb_field *f = s->f;
+    if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) {
+        leaf(s, loser, cp, cd);
+        return;
+    }
+    pb_image_key k = pb_images_key(&s->im, &s->ims, p);
+    if (lookup(s, &k, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
+    if (r != PB_STEP_STOP || !s->tactics) return;
+    uint64_t *seen = &s->no_score[p->hash & (NO_SCORE_SLOTS - 1)];
+    int budget = PB_SCORE_BUDGET;
+    if (*seen == p->hash) return; /* walked before, no goal found (a filter: a collision costs time, not truth) */
+    if (pb_can_score(&s->tac, p, &budget, NULL, 0, NULL)) {
+        leaf(s, p->to_move ^ 1, cp, cd);
+        store(s, &k, p->to_move, *cp, *cd, 1);
+    } else *seen = p->hash;
+}
+
+/* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
+ * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
+ * restored on return. */
 static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int ply, uint64_t *opn, uint64_t *odn) {
     const pb_field *f = s->f;
     const int ball = p->ball, or_node = p->to_move == s->A;
@@ -333,12 +398,9 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     const uint64_t n0 = s->nodes++;
     /* Prefetch every child's bucket before the first probe. */
     for (int d = 0; d < 8; d++) {
-        int sg = f->seg[ball][d];
-        if (sg < 0 || pb_drawn(p, sg)) continue;
-        int to = pb_step_to(f, ball, d);
-        uint64_t h = p->hash ^ f->zobrist_seg[sg] ^ f->zobrist_ball[ball] ^ f->zobrist_ball[to];
-        if (!pb_occupied(f, p, to)) h ^= f->zobrist_top;
-        table_prefetch(&s->tt, h);
+        if (!pb_free(f, p, ball, d)) continue;
+        int bounce = pb_occupied(f, p, pb_step_to(f, ball, d));
+        table_prefetch(&s->tt, pb_images_child_hash(&s->im, &s->ims, p, d, !bounce));
     }
     kid k[8];
     int score[8], n = 0;
@@ -349,13 +411,9 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         int loser;
         uint64_t cp, cd;
         int fwd = p->to_move == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
-        pb_step_result r = pb_step(f, p, d, &u, &loser);
-        s->steps++;
-        int bounce = r == PB_STEP_BOUNCE;
-        if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) leaf(s, loser, &cp, &cd);
-        else lookup(s, p->seg, p->ball, p->to_move, p->hash, f->degree0[p->ball] - p->deg[p->ball],
-                    p->to_move == s->A, &cp, &cd);
-        pb_unstep(f, p, &u);
+        pb_step_result r = step(s, p, d, &u, &loser);
+        child_numbers(s, p, r, loser, &cp, &cd);
+        unstep(s, p, d, &u);
         /* A child that decides the node decides it now. */
         if ((or_node && cp == 0) || (!or_node && cd == 0)) {
             pn = or_node ? 0 : PN_INF, dn = or_node ? PN_INF : 0;
@@ -364,7 +422,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         }
         /* Bounces first (the mover keeps the ball), then forward steps:
          * the order that breaks ties between equal numbers. */
-        int sc = bounce * 8 + fwd, j = n++;
+        int sc = (r == PB_STEP_BOUNCE) * 8 + fwd, j = n++;
         while (j > 0 && score[j - 1] < sc) k[j] = k[j - 1], score[j] = score[j - 1], j--;
         k[j].pn = cp, k[j].dn = cd, k[j].idx = d, score[j] = sc;
     }
@@ -377,15 +435,15 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
             int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
             pb_undo u;
             int loser;
-            pb_step(f, p, k[c].idx, &u, &loser);
-            s->steps++;
+            step(s, p, k[c].idx, &u, &loser);
             if (ply == 0) s->iterations++;
             mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
-            pb_unstep(f, p, &u);
+            unstep(s, p, k[c].idx, &u);
             if (s->stopped) return;
         }
     }
-    store(s, p, pn, dn, s->nodes - n0);
+    pb_image_key key = pb_images_key(&s->im, &s->ims, p);
+    store(s, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
 
@@ -408,7 +466,10 @@ static int collect_ply(void *ctx, const pb_field *f, pb_position *after, const p
     if (c->chooser < 0) c->chooser = r->mover, c->or_node = r->mover == s->A;
     uint64_t cp, cd;
     if (r->end != PB_END_NONE) leaf(s, r->loser, &cp, &cd);
-    else lookup(s, after->seg, after->ball, after->to_move, after->hash, 1, 1, &cp, &cd);
+    else {
+        pb_image_key k = plain_key(after);
+        lookup(s, &k, after->to_move, 1, 1, &cp, &cd);
+    }
     if ((c->or_node && cp == 0) || (!c->or_node && cd == 0)) {
         c->decided = 1;
         return 1;
@@ -501,7 +562,8 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     free(c.hash);
     free(c.k);
     if (s->stopped) return;
-    store(s, p, pn, dn, s->nodes - n0);
+    pb_image_key key = plain_key(p);
+    store(s, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
 
@@ -510,7 +572,6 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
 /* Is "A reaches at least t" true at p?  1 yes, 0 no, -1 stopped. */
 static int ask(pns *s, pb_position *p, int A, int t) {
     s->A = A, s->t = t;
-    s->qbits = (1ULL | (uint64_t)A << 1 | (uint64_t)t << 2) << 37;
     uint64_t pn = 1, dn = 1;
     if (s->f->spec.rules == PB_RULES_TRIPLE) mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     else mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
@@ -521,50 +582,79 @@ static int ask(pns *s, pb_position *p, int A, int t) {
 
 const char *pb_pns_stop_name(int stopped) {
     return stopped == 1 ? "time limit" : stopped == 2 ? "node limit" : stopped == 3 ? "stop flag"
-         : stopped == 4 ? "memory" : "";
+         : stopped == 4 ? "memory" : stopped == 5 ? "cancelled" : "";
 }
 
-int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st) {
-    pns *s = calloc(1, sizeof *s);
-    pb_pns_stats local;
-    if (!st) st = &local;
-    memset(st, 0, sizeof *st);
-    if (!s) {
-        st->stopped = 4;
-        return PB_UNKNOWN;
-    }
+struct pb_pns {
+    pns s;
+    pb_position q;
+    int questions;
+};
+
+static void pns_release(pb_pns *x) {
+    pb_table_unmap(x->s.tt.raw, x->s.tt.mapped);
+    pb_tactics_free(&x->s.tac);
+    pb_images_free(&x->s.im);
+    free(x);
+}
+
+pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts *o) {
+    pb_pns *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    pns *s = &x->s;
     s->f = f;
     s->weak = !o->sum;
     s->eps = o->epsilon == 0 ? 1024 : o->epsilon;
     s->node_limit = o->node_limit;
     s->stop = o->stop;
+    s->cancel = o->cancel;
     s->progress = o->progress;
+    s->tactics = !o->no_tactics && f->spec.rules != PB_RULES_TRIPLE;
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
     s->next_report = s->t0 + 2.0;
-    int value = PB_UNKNOWN;
-    pb_position *q = malloc(sizeof *q);
-    if (!q || table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, p))) {
-        st->stopped = 4;
-        free(q);
-        free(s->tt.raw);
-        free(s);
-        return PB_UNKNOWN;
+    if (table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, root)) ||
+        pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f)) {
+        pns_release(x);
+        return NULL;
     }
-    *q = *p;
+    /* The orientations the root is symmetric under, kept for every later
+     * question: positions met from this root (images.h). */
+    if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, o->full_keys);
+    return x;
+}
+
+void pb_pns_free(pb_pns *x) {
+    if (x) pns_release(x);
+}
+
+int pb_pns_solve(pb_pns *x, const pb_position *p) {
+    pns *s = &x->s;
+    const pb_field *f = s->f;
+    if (s->stopped == 5) s->stopped = 0; /* a cancelled question leaves the search usable */
+    if (s->stopped) return PB_UNKNOWN;
+    x->q = *p;
+    pb_images_reset(&s->im, &s->ims, p);
     /* Draws exist in triple and in hockey with drawn dead ends; elsewhere
      * every leaf is a win or a loss, so "cannot win" means "loses". */
     int draws = f->spec.rules == PB_RULES_TRIPLE ||
                 (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW);
-    int me = p->to_move, yes = ask(s, q, me, PB_WIN);
-    st->questions = 1;
+    int me = p->to_move, yes = ask(s, &x->q, me, PB_WIN), value = PB_UNKNOWN;
+    x->questions = 1;
     if (yes == 1) value = PB_WIN;
     else if (yes == 0 && !draws) value = PB_LOSS;
     else if (yes == 0) {
-        st->questions = 2;
-        yes = ask(s, q, me, PB_DRAW);
+        x->questions = 2;
+        yes = ask(s, &x->q, me, PB_DRAW);
         if (yes >= 0) value = yes ? PB_DRAW : PB_LOSS;
     }
+    return value;
+}
+
+void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
+    const pns *s = &x->s;
+    memset(st, 0, sizeof *st);
+    st->questions = x->questions;
     st->nodes = s->nodes;
     st->steps = s->steps;
     st->iterations = s->iterations;
@@ -576,8 +666,38 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     st->stores = s->tt.stores, st->replaced = s->tt.replaced;
     st->seconds = now_s() - s->t0;
     st->stopped = s->stopped;
-    free(q);
-    free(s->tt.raw);
-    free(s);
-    return value;
+}
+
+const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
+
+void pb_pns_set_cancel(pb_pns *x, atomic_int *cancel) { x->s.cancel = cancel; }
+
+int pb_pns_known(pb_pns *x, const pb_position *p) {
+    pns *s = &x->s;
+    pb_image_state *st = malloc(sizeof *st);
+    if (!st) return PB_UNKNOWN;
+    pb_images_reset(&s->im, st, p);
+    pb_image_key k = pb_images_key(&s->im, st, p);
+    free(st);
+    table *t = &s->tt;
+    uint64_t *b = table_bucket(t, k.hash);
+    int w = table_find(t, b, k.seg, key_bits(k.bt, k.hash));
+    if (w < 0) return PB_UNKNOWN;
+    int lo = meta_lo(b[w]), hi = meta_hi(b[w]);
+    return lo == hi ? lo : lo == PB_WIN ? PB_WIN : hi == PB_LOSS ? PB_LOSS : PB_UNKNOWN;
+}
+
+int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st) {
+    pb_pns *x = pb_pns_new(f, p, o);
+    pb_pns_stats local;
+    if (!st) st = &local;
+    if (!x) {
+        memset(st, 0, sizeof *st);
+        st->stopped = 4;
+        return PB_UNKNOWN;
+    }
+    int v = pb_pns_solve(x, p);
+    pb_pns_get_stats(x, st);
+    pb_pns_free(x);
+    return v;
 }

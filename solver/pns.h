@@ -12,10 +12,12 @@
 #define PB_PNS_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "search.h"
+#include "tactics.h"
 
 typedef struct pb_pns_opts {
     size_t table_bytes;              /* table memory cap; 0 = as alpha-beta's
@@ -23,11 +25,18 @@ typedef struct pb_pns_opts {
     double time_limit;               /* seconds; 0 = none */
     uint64_t node_limit;             /* expanded nodes; 0 = none */
     volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
+    atomic_int *cancel;              /* set by another thread to give up the current
+                                        question (it answers PB_UNKNOWN, stopped 5;
+                                        the next question runs); may be NULL */
     FILE *progress;                  /* progress lines every ~2 s; NULL = none */
     int sum;                         /* sum children's numbers (classic df-pn)
                                         instead of the weak max + count - 1 */
     int epsilon;                     /* threshold slack in 1/1024 (the 1+e trick);
                                         0 = 1024 (e = 1), negative = none */
+    int full_keys;                   /* no mirror images in the table's keys
+                                        (tests, measurements) */
+    int no_tactics;                  /* no "can the new mover score?" check at
+                                        turn starts (measurements) */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {
@@ -40,13 +49,31 @@ typedef struct pb_pns_stats {
     size_t peak_used;      /* slots ever filled (stores into empty slots) */
     uint64_t probes, hits, stores, replaced;
     double seconds;
-    int stopped;           /* 1 time, 2 node limit, 3 stop flag, 4 memory */
+    int stopped;           /* 1 time, 2 node limit, 3 stop flag, 4 memory, 5 cancelled */
 } pb_pns_stats;
 
 /* The value of p (a position where the game goes on) for its player to
  * move: PB_WIN, PB_DRAW or PB_LOSS, or PB_UNKNOWN when stopped (st->stopped
  * says why).  st may be NULL. */
 int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, pb_pns_stats *st);
+
+/* A search kept between questions about positions met from one root (its
+ * table, its orientations, its limits: time and node limits count from
+ * pb_pns_new, and once stopped every later question answers PB_UNKNOWN).
+ * NULL if memory is short. */
+typedef struct pb_pns pb_pns;
+pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts *o);
+void pb_pns_free(pb_pns *s);
+/* The value of p as pb_pns_value gives it. */
+int pb_pns_solve(pb_pns *s, const pb_position *p);
+/* The counts of every question so far (questions: of the last one). */
+void pb_pns_get_stats(const pb_pns *s, pb_pns_stats *st);
+/* Replaces the cancel flag of pb_pns_opts (NULL: none). */
+void pb_pns_set_cancel(pb_pns *s, atomic_int *cancel);
+/* p's value if the table alone decides it (no search), else PB_UNKNOWN. */
+int pb_pns_known(pb_pns *s, const pb_position *p);
+/* Its "can the mover score?" walker (for pb_line_route). */
+const pb_tactics *pb_pns_tactics(const pb_pns *s);
 
 /* "time limit", "node limit", "stop flag", "memory" or "" for st->stopped. */
 const char *pb_pns_stop_name(int stopped);

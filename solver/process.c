@@ -1,6 +1,9 @@
 /* process.c - what the running process uses (process.h), read from
  * /proc/self/status. */
+#define _DEFAULT_SOURCE
 #include "process.h"
+
+#include <sys/mman.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,4 +18,20 @@ size_t pb_peak_rss(void) {
         if (!strncmp(line, "VmHWM:", 6)) kb = (size_t)strtoull(line + 6, NULL, 10);
     fclose(in);
     return kb * 1024;
+}
+
+void *pb_table_map(size_t *bytes) {
+    int huge = *bytes >= ((size_t)16 << 20);
+    size_t unit = huge ? (size_t)2 << 20 : 4096;
+    *bytes = (*bytes + unit - 1) & ~(unit - 1);
+    void *mem = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (huge) madvise(mem, *bytes, MADV_HUGEPAGE);
+#endif
+    return mem;
+}
+
+void pb_table_unmap(void *mem, size_t bytes) {
+    if (mem) munmap(mem, bytes);
 }

@@ -9,4 +9,15 @@
  * where the system does not report it. */
 size_t pb_peak_rss(void);
 
+/* Zeroed memory for a large table: anonymous pages, from 16 MiB on in
+ * 2 MiB units with transparent huge pages where the kernel offers them
+ * (random probes into a large table then miss the TLB far less, and a
+ * sparse table costs one page fault per 2 MiB rather than per 4 KiB).  A
+ * small table (an endgame's) keeps 4 KiB pages: a huge page would be
+ * cleared whole for the few entries it holds.  *bytes is rounded up to the
+ * length mapped; NULL if the memory is not there. */
+void *pb_table_map(size_t *bytes);
+/* Returns what pb_table_map gave (mem may be NULL). */
+void pb_table_unmap(void *mem, size_t bytes);
+
 #endif

@@ -80,21 +80,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "images.h"
+#include "line.h"
+#include "pns.h"
+#include "tactics.h"
+
 #define POLL_MASK 4095
 #define BUSY 100             /* "another thread is in this node", never a value */
 #define BUSY_PLY 24          /* nodes nearer the root than this are marked busy */
 #define BUSY_SLOTS 4096      /* busy counters, indexed by the key's hash */
-#define SCORE_BUDGET 24      /* steps the quick "can the mover score?" check may take */
 
 /* What the threads of one solve share (read-only apart from atomics). */
 typedef struct shared {
     const pb_field *f;
     pb_tt *tt;
-    int8_t (*score_owner)[8]; /* per node and direction: whose goal the step scores in, or -1 */
-    int nimg, img[4];         /* orientations tried for a key: img[0] = 0 (identity), then
-                                 those the root is symmetric under (keys_choose) */
-    int16_t *node_img[4], *seg_img[4];
-    uint64_t (*delta[4])[8];  /* hash change of step (node, direction) in orientation k */
+    pb_tactics tac;           /* goal steps, "can the mover score?" */
+    pb_images im;             /* orientations tried for a key (images.h) */
     int tactics, full_keys;
     int nthreads;
     atomic_uint busy[BUSY_SLOTS];
@@ -116,8 +117,7 @@ typedef struct worker {
     pb_tt_stats st;
     atomic_int *job_done;     /* abandon the search when set; may be NULL */
     int aborted;
-    uint64_t img_hash[4];     /* hash of orientation k of the current position */
-    uint64_t img_seg[4][PB_MAX_WORDS];
+    pb_image_state ims;       /* the orientations of the current position */
 } worker;
 
 const char *pb_value_name(int v) {
@@ -132,57 +132,14 @@ static int end_value(int loser, int me) {
 
 /* ---- keys: the four orientations of a position ---- */
 
-/* Direction d seen in orientation k (each mirror is an involution). */
-static inline int dir_img(int k, int d) {
-    if (d >= 8) return d;
-    if (k & 1) d = (12 - d) & 7;
-    if (k & 2) d = (8 - d) & 7;
-    return d;
-}
-
 static int shared_init(shared *sh, const pb_field *f, pb_tt *tt, int full_keys) {
     memset(sh, 0, sizeof *sh);
     sh->f = f;
     sh->tt = tt;
     sh->tactics = 1;
     sh->nthreads = 1;
-    sh->score_owner = malloc(sizeof *sh->score_owner * (size_t)f->nlattice);
     sh->full_keys = full_keys;
-    sh->nimg = 1;
-    for (int k = 0; k < 4; k++) {
-        sh->node_img[k] = malloc(sizeof(int16_t) * (size_t)f->nlattice);
-        sh->seg_img[k] = malloc(sizeof(int16_t) * (size_t)(f->nsegments + 1));
-        sh->delta[k] = malloc(sizeof *sh->delta[k] * (size_t)f->nlattice);
-        if (!sh->node_img[k] || !sh->seg_img[k] || !sh->delta[k]) return -1;
-    }
-    if (!sh->score_owner) return -1;
-    for (int i = 0; i < f->nlattice; i++) {
-        int lr = f->mirror_lr[i], tb = f->mirror_tb[i];
-        sh->node_img[0][i] = (int16_t)i;
-        sh->node_img[1][i] = (int16_t)lr;
-        sh->node_img[2][i] = (int16_t)tb;
-        sh->node_img[3][i] = (int16_t)(lr >= 0 ? f->mirror_tb[lr] : -1);
-    }
-    for (int s = 0; s < f->nsegments; s++) {
-        int lr = f->seg_mirror_lr[s];
-        sh->seg_img[0][s] = (int16_t)s;
-        sh->seg_img[1][s] = (int16_t)lr;
-        sh->seg_img[2][s] = f->seg_mirror_tb[s];
-        sh->seg_img[3][s] = f->seg_mirror_tb[lr];
-    }
-    for (int i = 0; i < f->nlattice; i++)
-        for (int d = 0; d < 8; d++) {
-            sh->score_owner[i][d] = -1;
-            for (int k = 0; k < 4; k++) sh->delta[k][i][d] = 0;
-            if (!pb_is_node(f, i) || f->seg[i][d] < 0) continue;
-            int t = pb_step_to(f, i, d), owner = pb_goal_owner(f, t), s = f->seg[i][d];
-            for (int k = 0; k < 4; k++)
-                sh->delta[k][i][d] = f->zobrist_seg[sh->seg_img[k][s]] ^ f->zobrist_ball[sh->node_img[k][i]] ^
-                                     f->zobrist_ball[sh->node_img[k][t]];
-            if (owner == PB_NOBODY) continue;
-            int dy = pb_dir_dy[d];
-            if (f->box || (owner == PB_BOTTOM ? dy < 0 : dy > 0)) sh->score_owner[i][d] = (int8_t)owner;
-        }
+    if (pb_images_init(&sh->im, f) || pb_tactics_init(&sh->tac, f)) return -1;
     atomic_init(&sh->halt, 0);
     atomic_init(&sh->nodes, 0);
     atomic_init(&sh->classes_done, 0);
@@ -193,88 +150,30 @@ static int shared_init(shared *sh, const pb_field *f, pb_tt *tt, int full_keys) 
 }
 
 static void shared_free(shared *sh) {
-    free(sh->score_owner);
-    for (int k = 0; k < 4; k++) free(sh->node_img[k]), free(sh->seg_img[k]), free(sh->delta[k]);
-}
-
-/* The orientations a search from root p tries: those under which p is
- * symmetric (p itself, with the players swapped for TB).  A position and
- * its image can both be met only when the root's image is the root (or
- * nearly so), so from other roots the images would cost time and merge
- * almost nothing; the choice changes which entries are shared, never a
- * value. */
-static void keys_choose(shared *sh, const pb_position *p) {
-    const pb_field *f = sh->f;
-    sh->nimg = 1;
-    sh->img[0] = 0;
-    if (sh->full_keys) return;
-    pb_position *m = malloc(sizeof *m);
-    if (!m) return;
-    for (int k = 1; k < 4; k++) {
-        pb_position_mirror(f, p, m, k & 1, k >> 1);
-        if (m->ball == p->ball && !memcmp(m->seg, p->seg, sizeof(uint64_t) * (size_t)f->nwords))
-            sh->img[sh->nimg++] = k;
-    }
-    free(m);
-}
-
-/* Recomputes the worker's orientations of p from scratch. */
-static void keys_reset(worker *w, const pb_position *p) {
-    const shared *sh = w->sh;
-    const pb_field *f = sh->f;
-    for (int i = 1; i < sh->nimg; i++) {
-        int k = sh->img[i];
-        uint64_t *seg = w->img_seg[k];
-        memset(seg, 0, sizeof(uint64_t) * (size_t)f->nwords);
-        uint64_t h = f->zobrist_ball[sh->node_img[k][p->ball]];
-        if ((p->to_move ^ (k >> 1)) == PB_TOP) h ^= f->zobrist_top;
-        for (int wd = 0; wd < f->nwords; wd++)
-            for (uint64_t b = p->seg[wd]; b; b &= b - 1) {
-                int s = sh->seg_img[k][wd * 64 + __builtin_ctzll(b)];
-                seg[s >> 6] |= 1ULL << (s & 63);
-                h ^= f->zobrist_seg[s];
-            }
-        w->img_hash[k] = h;
-    }
+    pb_tactics_free(&sh->tac);
+    pb_images_free(&sh->im);
 }
 
 /* The table key of p: its orientation with the smallest hash; *orient
  * receives which. */
 static inline pb_tt_key key_of(const worker *w, const pb_position *p, int *orient) {
-    const shared *sh = w->sh;
-    int k = 0;
-    uint64_t h = p->hash;
-    for (int i = 1; i < sh->nimg; i++)
-        if (w->img_hash[sh->img[i]] < h) h = w->img_hash[sh->img[i]], k = sh->img[i];
-    *orient = k;
-    pb_tt_key key = {h, k ? w->img_seg[k] : p->seg,
-                     (uint64_t)(uint16_t)sh->node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
+    pb_image_key ik = pb_images_key(&w->sh->im, &w->ims, p);
+    *orient = ik.orient;
+    pb_tt_key key = {ik.hash, ik.seg, ik.bt};
     return key;
 }
 
 /* pb_step with the orientations kept up to date. */
 static inline pb_step_result step(worker *w, pb_position *p, int d, pb_undo *u, int *loser) {
-    const shared *sh = w->sh;
-    int from = p->ball, mover = p->to_move;
-    pb_step_result r = pb_step(sh->f, p, d, u, loser);
-    uint64_t top = p->to_move != mover ? sh->f->zobrist_top : 0;
-    for (int i = 1; i < sh->nimg; i++) {
-        int k = sh->img[i], s = sh->seg_img[k][u->seg];
-        w->img_seg[k][s >> 6] ^= 1ULL << (s & 63);
-        w->img_hash[k] ^= sh->delta[k][from][d] ^ top;
-    }
+    int mover = p->to_move;
+    pb_step_result r = pb_step(w->sh->f, p, d, u, loser);
+    pb_images_step(&w->sh->im, &w->ims, u->ball, d, u->seg, p->to_move != mover);
     return r;
 }
 
 static inline void unstep(worker *w, pb_position *p, int d, const pb_undo *u) {
-    const shared *sh = w->sh;
-    uint64_t top = p->to_move != u->to_move ? sh->f->zobrist_top : 0;
-    for (int i = 1; i < sh->nimg; i++) {
-        int k = sh->img[i], s = sh->seg_img[k][u->seg];
-        w->img_seg[k][s >> 6] ^= 1ULL << (s & 63);
-        w->img_hash[k] ^= sh->delta[k][u->ball][d] ^ top;
-    }
-    pb_unstep(sh->f, p, u);
+    pb_images_step(&w->sh->im, &w->ims, u->ball, d, u->seg, p->to_move != u->to_move);
+    pb_unstep(w->sh->f, p, u);
 }
 
 /* ---- progress, stop ---- */
@@ -310,62 +209,6 @@ static void poll(worker *w) {
 
 /* ---- step search (book, hockey) ---- */
 
-/* Can the mover end this turn in the opponent's goal?  A depth-first walk
- * over bounce chains from node `at`, at most *budget steps, without
- * touching the position: the walk's own segments walked[0..nw-1] count as
- * drawn and the nodes path[0..nw] it touched as occupied.  1 yes (the
- * route's nodes after `at` into nodes[len..] if nodes is given, its length
- * in *out_len), 0 no or not found within the budget.  walked and path
- * hold at least budget + 2 entries. */
-static int score_walk(const shared *sh, const pb_position *p, int at, int me, int16_t *walked, int16_t *path, int nw,
-                      int *budget, int16_t *nodes, int len, int *out_len) {
-    const pb_field *f = sh->f;
-    const int8_t *so = sh->score_owner[at];
-    int free_d[8], nf = 0;
-    for (int d = 0; d < 8; d++) {
-        int s = f->seg[at][d], k;
-        if (s < 0 || pb_drawn(p, s)) continue;
-        for (k = 0; k < nw && walked[k] != s; k++) {
-        }
-        if (k < nw) continue;
-        if (so[d] == (me ^ 1)) {
-            if (nodes) nodes[len] = (int16_t)pb_step_to(f, at, d), *out_len = len + 1;
-            return 1;
-        }
-        if (so[d] < 0) free_d[nf++] = d;
-    }
-    for (int i = 0; i < nf; i++) {
-        int d = free_d[i], t = pb_step_to(f, at, d), k;
-        int occupied = pb_occupied(f, p, t);
-        for (k = 0; !occupied && k <= nw; k++) occupied = path[k] == t;
-        if (!occupied) continue; /* a stop: the turn ends there */
-        if (--*budget < 0) return 0;
-        walked[nw] = (int16_t)f->seg[at][d];
-        path[nw + 1] = (int16_t)t;
-        if (nodes) nodes[len] = (int16_t)t;
-        /* A dead end at t leaves no step; the walk from t finds none. */
-        if (score_walk(sh, p, t, me, walked, path, nw + 1, budget, nodes, len + 1, out_len)) return 1;
-    }
-    return 0;
-}
-
-static int can_score(worker *w, pb_position *p, int *budget, int16_t *nodes, int len, int *out_len) {
-    int16_t walked_s[SCORE_BUDGET + 2], path_s[SCORE_BUDGET + 2];
-    int16_t *walked = walked_s, *path = path_s;
-    if (*budget > SCORE_BUDGET) {
-        walked = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
-        path = malloc(sizeof(int16_t) * (size_t)(*budget + 2));
-        if (!walked || !path) {
-            free(walked), free(path);
-            return 0;
-        }
-    }
-    path[0] = p->ball;
-    int yes = score_walk(w->sh, p, p->ball, p->to_move, walked, path, 0, budget, nodes, len, out_len);
-    if (walked != walked_s) free(walked), free(path);
-    return yes;
-}
-
 /* Looks key k up and narrows the window (*alpha, *beta) to the proven
  * bounds; returns 1 with *cut set when the bounds alone answer the search
  * (fail-soft: the bound that decides it), else 0.  *ttbest gets the stored
@@ -393,7 +236,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     const shared *sh = w->sh;
     const pb_field *f = sh->f;
     const int me = p->to_move, ball = p->ball;
-    const int8_t *so = sh->score_owner[ball];
+    const int8_t *so = sh->tac.score_owner[ball];
     int dirs[8], score[8], n = 0, best = -2, bestd = 8;
     assert(-1 <= alpha && alpha < beta && beta <= 1);
     for (int d = 0; d < 8; d++) {
@@ -409,12 +252,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
         int t = pb_step_to(f, ball, d), fwd = me == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
         int bounce = pb_occupied(f, p, t);
         /* The child's bucket, loaded while the others are looked at. */
-        uint64_t top = bounce ? 0 : f->zobrist_top, h = p->hash ^ sh->delta[0][ball][d] ^ top;
-        for (int i = 1; i < sh->nimg; i++) {
-            uint64_t hk = w->img_hash[sh->img[i]] ^ sh->delta[sh->img[i]][ball][d] ^ top;
-            if (hk < h) h = hk;
-        }
-        pb_tt_prefetch(sh->tt, h);
+        pb_tt_prefetch(sh->tt, pb_images_child_hash(&sh->im, &w->ims, p, d, !bounce));
         /* Bounces first (the mover keeps the ball), then forward steps. */
         int sc = (bounce ? 8 : 0) + fwd;
         int k = n++;
@@ -428,10 +266,10 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     int orient, ttbest = 8, cut;
     pb_tt_key key = key_of(w, p, &orient);
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
-    ttbest = dir_img(orient, ttbest);
+    ttbest = pb_dir_img(orient, ttbest);
     if (sh->tactics && turn_start) {
-        int budget = SCORE_BUDGET;
-        if (can_score(w, p, &budget, NULL, 0, NULL)) return PB_WIN;
+        int budget = PB_SCORE_BUDGET;
+        if (pb_can_score(&sh->tac, p, &budget, NULL, 0, NULL)) return PB_WIN;
     }
     atomic_uint *busy = NULL;
     if (sh->nthreads > 1 && ply < BUSY_PLY) {
@@ -486,7 +324,7 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     if (w->aborted) return 0;
     int slo = best >= b0 ? best : best > a0 ? best : -1;
     int shi = best <= a0 ? best : best < b0 ? best : 1;
-    pb_tt_store(sh->tt, &key, slo, shi, dir_img(orient, bestd), w->nodes - nodes0, &w->st);
+    pb_tt_store(sh->tt, &key, slo, shi, pb_dir_img(orient, bestd), w->nodes - nodes0, &w->st);
     return best;
 }
 
@@ -525,7 +363,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
     int orient, ttbest = 8, cut;
-    keys_reset(w, p);
+    pb_images_reset(&w->sh->im, &w->ims, p);
     pb_tt_key key = key_of(w, p, &orient);
     /* The key points into the worker's orientations, which the children
      * overwrite: keep a copy of the segments for the store. */
@@ -556,7 +394,7 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
 /* The exact value of p for its player to move (p restored). */
 static int value_of(worker *w, pb_position *p) {
     if (w->sh->f->spec.rules == PB_RULES_TRIPLE) return search_turns(w, p, -1, 1);
-    keys_reset(w, p);
+    pb_images_reset(&w->sh->im, &w->ims, p);
     return search_steps(w, p, -1, 1, 0, 0, 1);
 }
 
@@ -568,88 +406,16 @@ static void worker_init(worker *w, shared *sh, int id) {
 
 /* ---- the best route from a position (best turn, line, hints) ---- */
 
-typedef struct pick_ctx {
-    worker *w;
-    int me, want;
-    int16_t *nodes;
-    int cap, len, kick, found, found_pref;
-} pick_ctx;
-
-static int pick_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
-    pick_ctx *c = ctx;
-    (void)f;
-    /* As in step_route: the winner takes a goal at once if one wins; the
-     * other side prefers a route that keeps the game going. */
-    int ends = r->end != PB_END_NONE, prefer = c->want == PB_WIN ? ends : !ends;
-    if (c->found && (!prefer || c->found_pref)) return 0;
-    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : value_of(c->w, after);
-    if (r->end == PB_END_NONE && after->to_move != c->me) v = -v;
-    if (c->w->aborted) return 1;
-    if (v != c->want || r->len > c->cap) return 0;
-    memcpy(c->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
-    c->len = r->len, c->kick = r->kick, c->found = 1;
-    c->found_pref = prefer;
-    return prefer;
+/* pb_value_fn over the worker's search (line.h). */
+static int worker_value(void *ctx, pb_position *q) {
+    worker *w = ctx;
+    int v = value_of(w, q);
+    return w->aborted ? PB_UNKNOWN : v;
 }
 
-/* Book and hockey: a best route chosen step by step (no route list).  The
- * winner scores this turn if it can (the first goal route found by
- * can_score within a fixed budget); otherwise, at each step, the first
- * step in direction order that keeps the value, the winner preferring a
- * step that ends the game, the other side one that does not. */
-static int step_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap, int *kick) {
-    const pb_field *f = w->sh->f;
-    pb_undo *undo = malloc(sizeof *undo * (size_t)(f->nsegments + 1));
-    int len = 1, budget = 1 << 16, ok = 0;
-    *kick = 0;
-    nodes[0] = q->ball;
-    if (v == PB_WIN && cap > f->nsegments && can_score(w, q, &budget, nodes, 1, &len)) {
-        free(undo);
-        return len;
-    }
-    len = 1;
-    for (;;) {
-        const int me = q->to_move;
-        int bestd = -1, bestpref = -1;
-        for (int d = 0; d < 8 && bestpref < 1; d++) {
-            if (!pb_free(f, q, q->ball, d)) continue;
-            pb_undo u;
-            int loser, cv;
-            pb_step_result r = pb_step(f, q, d, &u, &loser);
-            if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) cv = end_value(loser, me);
-            else {
-                cv = value_of(w, q);
-                if (r == PB_STEP_STOP) cv = -cv;
-            }
-            pb_unstep(f, q, &u);
-            if (w->aborted) goto out;
-            if (cv != v) continue;
-            int ends = r == PB_STEP_GOAL || r == PB_STEP_DEAD_END;
-            int pref = v == PB_WIN ? ends : !ends;
-            if (pref > bestpref) bestpref = pref, bestd = d;
-        }
-        assert(bestd >= 0);
-        if (bestd < 0 || len >= cap) goto out;
-        int loser;
-        pb_step_result r = pb_step(f, q, bestd, &undo[len], &loser);
-        nodes[len++] = q->ball;
-        if (r != PB_STEP_BOUNCE) break;
-    }
-    ok = 1;
-out:
-    for (int k = len - 1; k >= 1; k--) pb_unstep(f, q, &undo[k]);
-    free(undo);
-    return ok ? len : 0;
-}
-
-/* A best route from q (value v for q's player to move) into nodes;
- * returns its length (0: none, the game is over at q, or aborted). */
 static int best_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap, int *kick) {
-    if (w->sh->f->spec.rules != PB_RULES_TRIPLE) return step_route(w, q, v, nodes, cap, kick);
-    pick_ctx c = {w, q->to_move, v, nodes, cap, 0, 0, 0, 0};
-    pb_routes_foreach(w->sh->f, q, pick_route, &c);
-    *kick = c.kick;
-    return c.found && !w->aborted ? c.len : 0;
+    int len = pb_line_route(w->sh->f, &w->sh->tac, worker_value, w, q, v, nodes, cap, kick);
+    return w->aborted ? 0 : len;
 }
 
 /* ---- first-turn classes ---- */
@@ -820,8 +586,9 @@ void pb_solve_combine(const pb_position *p, pb_solve_result *r) {
 const char pb_solve_pv_kind[] =
     "a line of perfect play, not necessarily the shortest win or longest loss: each side keeps the value; "
     "the winner scores in its turn when it can; otherwise each step is the first in direction order that "
-    "keeps the value, the winner preferring a step that ends the game, the other side one that does not "
-    "(triple: whole plies, the first in generation order)";
+    "keeps the value (with --algo pn the first its table already proves to, if any), the winner preferring "
+    "a step that ends the game, the other side one that does not (triple: whole plies, the first in "
+    "generation order)";
 
 void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, pb_solve_next_route next, void *ctx,
                    int max_turns) {
@@ -893,7 +660,8 @@ static int keep_going(void *ctx) {
 }
 
 typedef struct routes_ctx {
-    worker *w;
+    pb_value_fn value;
+    void *vctx;
     int me;
     pb_solve_route_fn fn;
     void *ctx;
@@ -903,9 +671,9 @@ typedef struct routes_ctx {
 static int route_out(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     routes_ctx *c = ctx;
     (void)f;
-    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : value_of(c->w, after);
+    int v = r->end != PB_END_NONE ? end_value(r->loser, c->me) : c->value(c->vctx, after);
+    if (v == PB_UNKNOWN) return c->stopped = 1;
     if (r->end == PB_END_NONE && after->to_move != c->me) v = -v;
-    if (c->w->aborted) return c->stopped = 1;
     if (c->fn(c->ctx, r, v)) return c->stopped = 1;
     return 0;
 }
@@ -936,6 +704,117 @@ size_t pb_solve_default_hash(const pb_field *f, const pb_position *p) {
     return k <= 48 ? (size_t)1 << 20 : k <= 96 ? (size_t)8 << 20 : PB_SOLVE_DEFAULT_HASH;
 }
 
+/* The method that proves values for pb_solve: alpha-beta on the threads,
+ * or proof-number search (one thread) kept between questions. */
+typedef struct prover {
+    shared *sh;
+    worker *ws;
+    int nthreads;
+    pb_pns *pn;
+    pb_pns_opts po;       /* how pn was made (more are made alike for threads) */
+    uint64_t gone_nodes;  /* nodes of the threads' searches already freed */
+} prover;
+
+/* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops. */
+static int prove(void *ctx, pb_position *q) {
+    prover *pv = ctx;
+    if (!pv->pn) {
+        int v = parallel_value(pv->sh, pv->ws, pv->nthreads, q);
+        return atomic_load(&pv->sh->halt) ? PB_UNKNOWN : v;
+    }
+    int v = pb_pns_solve(pv->pn, q);
+    if (v == PB_UNKNOWN) atomic_store(&pv->sh->halt, 1);
+    return v;
+}
+
+/* Nodes searched so far by every thread and the proof-number search. */
+static uint64_t prover_nodes(const prover *pv) {
+    uint64_t n = 0;
+    for (int k = 0; k < pv->nthreads; k++) n += pv->ws[k].nodes;
+    n += pv->gone_nodes;
+    if (pv->pn) {
+        pb_pns_stats st;
+        pb_pns_get_stats(pv->pn, &st);
+        n += st.nodes;
+    }
+    return n;
+}
+
+/* pb_value_fn of a prover's table alone (proof-number search). */
+static int prover_known(void *ctx, pb_position *q) { return pb_pns_known(((prover *)ctx)->pn, q); }
+
+/* pb_solve_next_route of a prover: the line's next turn. */
+static int prover_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *kick) {
+    prover *pv = ctx;
+    if (!pv->pn) return line_next(&pv->ws[0], q, nodes, cap, kick);
+    int v = prove(pv, q);
+    if (v == PB_UNKNOWN) return 0;
+    return pb_line_route_known(pv->sh->f, pb_pns_tactics(pv->pn), prove, prover_known, pv, q, v, nodes, cap, kick);
+}
+
+/* Proof-number search on several threads: the first-turn classes of p
+ * dealt to the threads, each with its own search and table (a class's
+ * value does not depend on which thread proves it, so neither does any
+ * answer).  early: stop the others once a class of the root's player is
+ * proven won (the root is then won).  Afterwards pv->pn is the search of
+ * the thread that proved that class (its table holds the proof, which the
+ * line reuses), or thread 0's. */
+static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r, int early) {
+    const int nt = pv->nthreads;
+    pb_pns **pns = calloc((size_t)nt, sizeof *pns);
+    atomic_int next, cancel, winner;
+    atomic_init(&next, 0), atomic_init(&cancel, 0), atomic_init(&winner, 0);
+    if (!pns) return;
+    pns[0] = pv->pn;
+#pragma omp parallel num_threads(nt)
+    {
+        int id = omp_get_thread_num();
+        pb_pns *x = id == 0 ? pv->pn : pb_pns_new(f, p, &pv->po);
+        pns[id] = x;
+        if (x && early) pb_pns_set_cancel(x, &cancel);
+        pb_position *q = malloc(sizeof *q);
+        for (int i; x && q && (i = atomic_fetch_add(&next, 1)) < r->nturns;) {
+            pb_solve_turn *t = &r->turns[i];
+            if (atomic_load(&cancel) || atomic_load(&pv->sh->halt)) break;
+            if (t->end != PB_END_NONE) continue;
+            *q = *p;
+            pb_route info;
+            char err[256];
+            if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) continue;
+            pb_pns_stats s0, s1;
+            pb_pns_get_stats(x, &s0);
+            double t0 = omp_get_wtime();
+            int v = pb_pns_solve(x, q);
+            pb_pns_get_stats(x, &s1);
+            t->nodes_searched = s1.nodes - s0.nodes;
+            t->seconds = omp_get_wtime() - t0;
+            if (v == PB_UNKNOWN) {
+                if (s1.stopped != 5) atomic_store(&pv->sh->halt, 1);
+                continue;
+            }
+            t->value = q->to_move == p->to_move ? v : -v;
+            if (early && t->mover == p->to_move && t->value == PB_WIN) {
+                atomic_store(&winner, id);
+                atomic_store(&cancel, 1);
+            }
+        }
+        free(q);
+    }
+    int w = atomic_load(&winner);
+    if (!pns[w]) w = 0;
+    pv->pn = pns[w];
+    for (int id = 0; id < nt; id++) {
+        if (!pns[id]) continue;
+        pb_pns_set_cancel(pns[id], NULL);
+        if (id == w) continue;
+        pb_pns_stats st;
+        pb_pns_get_stats(pns[id], &st);
+        pv->gone_nodes += st.nodes;
+        pb_pns_free(pns[id]);
+    }
+    free(pns);
+}
+
 int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r) {
     memset(r, 0, sizeof *r);
     r->value = PB_UNKNOWN;
@@ -943,7 +822,10 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     if (nthreads > 64) nthreads = 64;
     r->threads = nthreads;
     pb_tt tt;
-    if (pb_tt_init(&tt, f, o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p), nthreads > 1)) return -1;
+    /* With proof-number search the alpha-beta table is left unused: one
+     * small page, so that memory goes to the search that runs. */
+    size_t ab_bytes = o->algo == PB_ALGO_PN ? 4096 : o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
+    if (pb_tt_init(&tt, f, ab_bytes, nthreads > 1)) return -1;
     shared *sh = malloc(sizeof *sh);
     worker *ws = malloc(sizeof *ws * (size_t)nthreads);
     if (!sh || !ws || shared_init(sh, f, &tt, o->full_keys)) {
@@ -953,7 +835,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         return -1;
     }
     sh->tactics = !o->no_tactics;
-    keys_choose(sh, p);
+    pb_images_choose(&sh->im, p, sh->full_keys);
     sh->stop = o->stop;
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
     sh->progress = o->progress;
@@ -962,13 +844,34 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     worker *w0 = &ws[0];
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
+    prover pv = {sh, ws, nthreads, NULL, {0}, 0};
+    if (o->algo == PB_ALGO_PN) {
+        pb_pns_opts po = {0};
+        size_t bytes = o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
+        po.table_bytes = nthreads > 1 ? bytes / (size_t)nthreads : bytes;
+        po.time_limit = o->time_limit;
+        po.stop = o->stop;
+        po.progress = o->progress;
+        po.full_keys = o->full_keys;
+        po.no_tactics = o->no_tactics;
+        pv.po = po;
+        pv.pn = pb_pns_new(f, p, &po);
+        if (!pv.pn) {
+            free(q), free(ws);
+            shared_free(sh);
+            free(sh);
+            pb_tt_free(&tt);
+            return -1;
+        }
+    }
 
     if (o->first_turns) {
         /* Every class: listed (bounded), then each proven with all threads. */
         sh->phase = "listing the first-turn classes";
         pb_solve_root_turns(f, p, o->class_bytes, keep_going, w0, r);
         sh->nclasses = r->nturns;
-        for (int i = 0; i < r->nturns && !atomic_load(&sh->halt); i++) {
+        if (pv.pn && nthreads > 1) pn_classes(&pv, f, p, r, 0);
+        for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !(pv.pn && nthreads > 1); i++) {
             pb_solve_turn *t = &r->turns[i];
             if (t->end == PB_END_NONE) {
                 *q = *p;
@@ -980,14 +883,12 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
                 char phase[4096];
                 pb_route_format(f, t->nodes, t->len, t->kick, phase, sizeof phase);
                 sh->phase = phase;
-                uint64_t n0 = 0;
-                for (int k = 0; k < nthreads; k++) n0 += ws[k].nodes;
+                uint64_t n0 = prover_nodes(&pv);
                 double t0 = omp_get_wtime();
-                int v = parallel_value(sh, ws, nthreads, q);
+                int v = prove(&pv, q);
                 sh->phase = "the first-turn classes";
                 if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
-                for (int k = 0; k < nthreads; k++) t->nodes_searched += ws[k].nodes;
-                t->nodes_searched -= n0;
+                t->nodes_searched = prover_nodes(&pv) - n0;
                 t->seconds = omp_get_wtime() - t0;
             }
             atomic_fetch_add(&sh->classes_done, 1);
@@ -998,29 +899,42 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
             /* Too many classes to list: the value all the same. */
             sh->phase = "the value";
             *q = *p;
-            r->value = parallel_value(sh, ws, nthreads, q);
+            r->value = prove(&pv, q);
         }
+    } else if (pv.pn && nthreads > 1) {
+        /* The classes dealt to the threads, until one proves the value. */
+        sh->phase = "listing the first-turn classes";
+        pb_solve_root_turns(f, p, o->class_bytes, keep_going, w0, r);
+        pn_classes(&pv, f, p, r, 1);
+        pb_solve_combine(p, r);
+        if (r->value == PB_UNKNOWN && !atomic_load(&sh->halt)) {
+            *q = *p;
+            r->value = prove(&pv, q);
+        }
+        for (int i = 0; i < r->nturns; i++) free(r->turns[i].nodes);
+        free(r->turns);
+        r->turns = NULL, r->nturns = 0, r->nsolved_classes = 0, r->overflow = 0;
     } else {
         pb_position m;
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
         *q = *p;
-        r->value = parallel_value(sh, ws, nthreads, q);
+        r->value = prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
     if (r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
         sh->phase = "the line";
         w0->aborted = 0;
-        pb_solve_line(f, p, r, line_next, w0, o->no_pv ? 1 : 0);
+        pb_solve_line(f, p, r, prover_next, &pv, o->no_pv ? 1 : 0);
         if (w0->aborted) complete = 0;
     }
     if (o->all_routes && r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
         sh->phase = "every first turn";
-        routes_ctx rc = {w0, p->to_move, o->all_routes, o->all_routes_ctx, 0};
+        routes_ctx rc = {prove, &pv, p->to_move, o->all_routes, o->all_routes_ctx, 0};
         w0->aborted = 0;
         *q = *p;
         pb_routes_foreach(f, q, route_out, &rc);
-        if (w0->aborted) complete = 0;
+        if (w0->aborted || rc.stopped) complete = 0;
     }
     r->stopped = r->stopped || atomic_load(&sh->halt);
     r->complete = complete && !r->stopped;
@@ -1034,11 +948,22 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     }
     r->nodes = nodes;
     r->tt = st;
-    r->seconds = omp_get_wtime() - sh->t0;
-    r->rate = r->seconds > 0 ? (double)nodes / r->seconds : 0;
     r->tt_bytes = tt.bytes;
     r->tt_slots = pb_tt_slots(&tt);
     r->tt_used = st.inserted < r->tt_slots ? st.inserted : r->tt_slots;
+    r->algo = o->algo;
+    if (pv.pn) {
+        pb_pns_stats ps;
+        pb_pns_get_stats(pv.pn, &ps);
+        r->nodes = ps.nodes + pv.gone_nodes;
+        r->tt.probes = ps.probes, r->tt.hits = ps.hits, r->tt.stores = ps.stores, r->tt.replaced = ps.replaced;
+        r->tt.inserted = ps.peak_used;
+        r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots, r->tt_used = ps.peak_used;
+        r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
+        pb_pns_free(pv.pn);
+    }
+    r->seconds = omp_get_wtime() - sh->t0;
+    r->rate = r->seconds > 0 ? (double)r->nodes / r->seconds : 0;
     r->peak_rss = pb_peak_rss();
     free(q);
     free(ws);
@@ -1070,7 +995,7 @@ void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {
-    keys_choose(&s->sh, p);
+    pb_images_choose(&s->sh.im, p, s->sh.full_keys);
     s->sh.deadline = s->limit > 0 ? omp_get_wtime() + s->limit : 0;
     atomic_store(&s->sh.halt, 0);
     s->w.aborted = 0;
@@ -1115,18 +1040,14 @@ void pb_solver_learn(pb_solver *s, const pb_position *p, int v) {
     /* Stored in every orientation, so that a later question finds it
      * whichever orientations its root lets the search try. */
     shared *sh = &s->sh;
-    int saved = sh->full_keys;
-    sh->full_keys = 0;
-    sh->nimg = 4;
-    for (int k = 0; k < 4; k++) sh->img[k] = k;
-    keys_reset(&s->w, p);
+    pb_images_all(&sh->im);
+    pb_images_reset(&sh->im, &s->w.ims, p);
     for (int k = 0; k < 4; k++) {
-        pb_tt_key key = {k ? s->w.img_hash[k] : p->hash, k ? s->w.img_seg[k] : p->seg,
-                         (uint64_t)(uint16_t)sh->node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
+        pb_tt_key key = {k ? s->w.ims.hash[k] : p->hash, k ? s->w.ims.seg[k] : p->seg,
+                         (uint64_t)(uint16_t)sh->im.node_img[k][p->ball] | (uint64_t)(p->to_move ^ (k >> 1)) << 16};
         pb_tt_store(&s->tt, &key, v, v, 8, (uint64_t)1 << 40, &s->w.st);
     }
-    sh->full_keys = saved;
-    sh->nimg = 1;
+    pb_images_choose(&sh->im, p, 1);
 }
 
 int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *value) {

@@ -38,7 +38,12 @@ typedef struct pb_solve_opts {
     size_t class_bytes;              /* memory cap of the first-turn class list; 0 = PB_SOLVE_CLASS_BYTES */
     int full_keys;                   /* no mirror images in the table's keys (tests, measurements) */
     int no_tactics;                  /* no "can the mover score this turn?" check (measurements) */
+    int algo;                        /* PB_ALGO_AB (0) or PB_ALGO_PN */
 } pb_solve_opts;
+
+/* How pb_solve proves values: proof-number search (pns.h; one thread) or
+ * alpha-beta (this file; OpenMP threads). */
+enum { PB_ALGO_AB = 0, PB_ALGO_PN = 1 };
 
 #define PB_SOLVE_DEFAULT_HASH ((size_t)64 << 20)
 #define PB_SOLVE_CLASS_BYTES ((size_t)64 << 20)
@@ -87,6 +92,8 @@ typedef struct pb_solve_result {
     size_t tt_bytes, tt_slots, tt_used;
     pb_tt_stats tt;
     size_t peak_rss;      /* bytes, VmHWM of the process */
+    int algo;             /* PB_ALGO_AB or PB_ALGO_PN: what proved the values */
+    uint64_t root_pn, root_dn; /* PB_ALGO_PN: the root's numbers in the last question */
 } pb_solve_result;
 
 /* Solves p (which must be a position where the game goes on): its value,

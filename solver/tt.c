@@ -3,27 +3,11 @@
 
 #include <assert.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "process.h"
 
 #define META_USED (1ULL << 32)
 #define TAG_MASK 0xffffffffULL
-
-/* Anonymous memory; from 16 MiB on, in 2 MiB units with transparent huge
- * pages where the kernel offers them: a sparse table then costs one page
- * fault per 2 MiB rather than per 4 KiB (it dominated small solves).  A
- * small table (an endgame's) keeps 4 KiB pages: a huge page would be
- * cleared whole for the few entries an endgame touches. */
-static void *map(size_t *bytes) {
-    int huge = *bytes >= ((size_t)16 << 20);
-    size_t unit = huge ? (size_t)2 << 20 : 4096;
-    *bytes = (*bytes + unit - 1) & ~(unit - 1);
-    void *mem = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    if (huge) madvise(mem, *bytes, MADV_HUGEPAGE);
-#endif
-    return mem;
-}
 
 int pb_tt_init(pb_tt *t, const pb_field *f, size_t max_bytes, int shared) {
     memset(t, 0, sizeof *t);
@@ -35,8 +19,8 @@ int pb_tt_init(pb_tt *t, const pb_field *f, size_t max_bytes, int shared) {
     if (t->nbuckets < 1) t->nbuckets = 1;
     t->bucket_map = t->nbuckets * sizeof(pb_tt_bucket);
     t->key_map = t->nbuckets * PB_TT_WAYS * (size_t)t->kw * sizeof(uint64_t);
-    t->buckets = map(&t->bucket_map);
-    t->keys = map(&t->key_map);
+    t->buckets = pb_table_map(&t->bucket_map);
+    t->keys = pb_table_map(&t->key_map);
     if (!t->buckets || !t->keys) {
         pb_tt_free(t);
         return -1;
@@ -51,8 +35,8 @@ int pb_tt_init(pb_tt *t, const pb_field *f, size_t max_bytes, int shared) {
 }
 
 void pb_tt_free(pb_tt *t) {
-    if (t->buckets) munmap(t->buckets, t->bucket_map);
-    if (t->keys) munmap(t->keys, t->key_map);
+    pb_table_unmap(t->buckets, t->bucket_map);
+    pb_table_unmap(t->keys, t->key_map);
     memset(t, 0, sizeof *t);
 }
 

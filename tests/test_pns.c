@@ -20,16 +20,23 @@
 
 #define REF_BUDGET 3000000ULL
 
-static int pn_value(const pb_field *f, const pb_position *p, size_t table, int sum, int eps) {
+static int pn_value_keys(const pb_field *f, const pb_position *p, size_t table, int sum, int eps, int full_keys,
+                         int no_tactics) {
     pb_pns_opts o = {0};
     o.table_bytes = table;
     o.sum = sum;
     o.epsilon = eps;
+    o.full_keys = full_keys;
+    o.no_tactics = no_tactics;
     pb_pns_stats st;
     int v = pb_pns_value(f, p, &o, &st);
     assert_int_equal(st.stopped, 0);
     assert_true(v == PB_WIN || v == PB_DRAW || v == PB_LOSS);
     return v;
+}
+
+static int pn_value(const pb_field *f, const pb_position *p, size_t table, int sum, int eps) {
+    return pn_value_keys(f, p, table, sum, eps, 0, 0);
 }
 
 /* The alpha-beta value (search.c, value only). */
@@ -41,12 +48,17 @@ static int ab_value(const pb_field *f, const pb_position *p) {
     return v;
 }
 
-/* pn (in four variants and two table sizes) equals want. */
+/* pn (in several variants: table sizes, numbers, slack, mirror images in
+ * the keys or not, the quick "can the mover score?" check or not) equals
+ * want. */
 static void check_pn(const pb_field *f, const pb_position *p, int want, const char *what) {
-    static const struct { size_t table; int sum, eps; } variants[] = {
-        {1 << 10, 0, 0}, {(size_t)16 << 20, 0, 0}, {1 << 14, 1, 0}, {(size_t)16 << 20, 1, -1}, {1 << 12, 0, -1}};
+    static const struct { size_t table; int sum, eps, full_keys, no_tactics; } variants[] = {
+        {1 << 10, 0, 0, 0, 0},        {(size_t)16 << 20, 0, 0, 0, 0}, {1 << 14, 1, 0, 0, 0},
+        {(size_t)16 << 20, 1, -1, 0, 0}, {1 << 12, 0, -1, 0, 0},     {(size_t)16 << 20, 0, 0, 1, 0},
+        {(size_t)16 << 20, 0, 0, 0, 1}, {1 << 12, 0, 0, 1, 1}};
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
-        int v = pn_value(f, p, variants[i].table, variants[i].sum, variants[i].eps);
+        int v = pn_value_keys(f, p, variants[i].table, variants[i].sum, variants[i].eps, variants[i].full_keys,
+                              variants[i].no_tactics);
         if (v != want) {
             char d[128];
             fail_msg("%s: pn (table %zu, sum %d, eps %d) says %s, %s says %s", pb_field_describe(f, d, sizeof d),
@@ -165,6 +177,67 @@ static void test_against_alpha_beta(void **state) {
     }
 }
 
+/* pb_solve with --algo pn: the value and every first-turn class's value
+ * equal alpha-beta's, and the line is legal, ends the game and realises
+ * the value. */
+static void solve_both(const pb_field *f, const pb_position *p) {
+    pb_solve_result r[2];
+    for (int a = 0; a < 2; a++) {
+        pb_solve_opts o = {0};
+        o.threads = 1;
+        o.first_turns = 1;
+        o.algo = a ? PB_ALGO_PN : PB_ALGO_AB;
+        o.hash_bytes = a ? (size_t)1 << 14 : (size_t)4 << 20;
+        assert_int_equal(pb_solve(f, p, &o, &r[a]), 0);
+        if (!r[a].complete && !r[a].overflow) {
+            char d[128];
+            fail_msg("%s: %s not complete (value %s, %d of %d classes, stopped %d, overflow %d)",
+                     pb_field_describe(f, d, sizeof d), a ? "pn" : "ab", pb_value_name(r[a].value),
+                     r[a].nsolved_classes, r[a].nturns, r[a].stopped, r[a].overflow);
+        }
+    }
+    assert_int_equal(r[1].value, r[0].value);
+    assert_int_equal(r[1].nturns, r[0].nturns);
+    assert_int_equal(r[1].overflow, r[0].overflow);
+    /* (a list cut at its memory cap holds the same classes, proven or not) */
+    for (int i = 0; i < r[0].nturns && !r[0].overflow; i++) assert_int_equal(r[1].turns[i].value, r[0].turns[i].value);
+    /* The pn line: legal turns to the end, with the value's result. */
+    pb_position q = *p;
+    pb_route info = {0};
+    char err[256];
+    assert_true(r[1].npv > 0);
+    for (int i = 0; i < r[1].npv; i++)
+        assert_int_equal(pb_route_play(f, &q, r[1].pv[i].nodes, r[1].pv[i].len, r[1].pv[i].kick, &info, err, sizeof err),
+                         0);
+    assert_int_not_equal(info.end, PB_END_NONE);
+    int me = p->to_move;
+    int got = info.loser == PB_NOBODY ? PB_DRAW : info.loser == me ? PB_LOSS : PB_WIN;
+    assert_int_equal(got, r[1].value);
+    pb_solve_result_free(&r[0]);
+    pb_solve_result_free(&r[1]);
+}
+
+static void test_solve_pn(void **state) {
+    (void)state;
+    static const pb_field_spec specs[] = {{PB_RULES_BOOK, 2, 4, 4, 0, 0},
+                                          {PB_RULES_HOCKEY, 2, 4, 4, 1, 0},
+                                          {PB_RULES_HOCKEY, 2, 4, 6, 0, 1},
+                                          {PB_RULES_TRIPLE, 2, 4, 4, 0, 0}};
+    uint64_t seed = 77;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        const pb_field_spec *sp = &specs[i];
+        pb_field *f = ts_field(sp->rules, sp->goal, sp->width, sp->length, sp->setback, sp->dead_end);
+        pb_position p;
+        for (int k = 0; k < 4; k++) {
+            if (k == 0) pb_position_start(f, &p, PB_TOP);
+            else random_position(f, &p, k, &seed);
+            if (pb_routes_foreach(f, &p, NULL, NULL) <= 0) continue;
+            solve_both(f, &p);
+        }
+        pb_field_free(f);
+    }
+}
+
 /* Cut short at any point, the search says "unknown" with the reason, or
  * the right value: never a wrong one. */
 static void test_stopped(void **state) {
@@ -224,7 +297,7 @@ int main(void) {
         cmocka_unit_test(test_goal_at_once),  cmocka_unit_test(test_starts),
         cmocka_unit_test(test_book_random),   cmocka_unit_test(test_hockey_random),
         cmocka_unit_test(test_triple_random), cmocka_unit_test(test_against_alpha_beta),
-        cmocka_unit_test(test_stopped),
+        cmocka_unit_test(test_stopped),       cmocka_unit_test(test_solve_pn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

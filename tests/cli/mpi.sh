@@ -70,10 +70,10 @@ grep -q 'the last finished depth is 3' mem.err || fail "--memory stop: $(grep pa
 # processes as one process (nodes, times and tables may differ).
 same_solve() {
     # the lines from "field" to the line of play, without node counts and times
-    grep -vE '^(nodes|table|peak memory|mpi) ' "$1" | sed -E 's/ [0-9]+ nodes, [0-9.]+ s$//'
+    grep -vE '^(nodes|table|peak memory|mpi|search) ' "$1" | sed -E 's/ [0-9]+ nodes, [0-9.]+ s$//'
 }
 check_solve() {
-    "$P" solve "$@" --quiet > one.out || { fail "solve, one process: $*"; return; }
+    "$P" solve "$@" --algo ab --quiet > one.out || { fail "solve, one process: $*"; return; }
     grep -qE '^value +(win|draw|loss) ' one.out || { fail "solve, one process: no value: $*"; return; }
     same_solve one.out > one.cut
     for k in 1 3; do

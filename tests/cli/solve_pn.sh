@@ -23,7 +23,16 @@ check "json fields" "pn False 0" "$j"
 
 check "bad --algo" 2 "$(status "$pb" solve --field 2,4,4 --algo xy)"
 check "--algo without value" 2 "$(status "$pb" solve --field 2,4,4 --algo)"
-check "--algo pn with --svg" 2 "$(status "$pb" solve --field 2,4,4 --algo pn --svg x.svg)"
+check "--algo pn with --svg" 0 "$(status "$pb" solve --field 2,4,4 --algo pn --svg x.svg)"
+contains "--algo pn draws its line" "<svg" "$(cat x.svg)"
+for args in "--field 2,4,4" "--rules hockey --field 2,4,6 --setback 0" "--rules triple --field 2,4,6"; do
+  check "solve $args: pn 2 threads = 1 thread" \
+    "$("$pb" solve $args --first-turns --quiet --json | field "d['value'], [t['value'] for t in d['first_turns']]")" \
+    "$("$pb" solve $args --first-turns --threads 2 --quiet --json | field "d['value'], [t['value'] for t in d['first_turns']]")"
+  check "solve $args: pn 2 threads value" "$("$pb" solve $args --algo ab --quiet --json | field "d['value']")" \
+    "$("$pb" solve $args --threads 2 --quiet --json | field "d['value']")"
+done
+check "default: pn" "pn" "$("$pb" solve --field 2,4,4 --quiet --json | field "d['algo']")"
 # A search stopped by its time limit says "unknown" and exits 1.
 "$pb" solve --field 2,8,10 --algo pn --time-limit 0.2 --quiet --json > out.json 2>/dev/null
 check "stopped: status" 3 "$?"
