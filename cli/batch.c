@@ -9,18 +9,6 @@
 #include "../solver/json.h"
 #include "cli.h"
 
-void pb_cli_json_version(pb_json *j) {
-    pb_json_str(j, "version", pb_cli_version());
-    pb_json_str(j, "commit", pb_cli_commit());
-}
-
-void pb_cli_json_version_keys(FILE *out) {
-    fputs("\"version\":", out);
-    pb_json_string(out, pb_cli_version());
-    fputs(",\"commit\":", out);
-    pb_json_string(out, pb_cli_commit());
-}
-
 /* The error line of a bad record. */
 static void bad_line(const pb_opts *o, int line, const char *why) {
     if (o->json) {

@@ -1,8 +1,10 @@
 /* bench_enumerate.c - the enumerate part of `paperball bench`: distinct
  * positions enumerated per second on fixed fields and depths. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../enumerate/enumerate.h"
+#include "../solver/json.h"
 #include "bench.h"
 
 typedef struct bench_field {
@@ -22,8 +24,11 @@ int pb_bench_enumerate(const pb_opts *o) {
     uint64_t total = 0;
     double total_t = 0;
     int threads = o->threads;
-    if (o->json) { printf("{"); pb_cli_json_version_keys(stdout); printf(",\"benchmark\":\"enumerate\",\"threads\":%d,\"fields\":[", threads); }
-    else printf("%-28s %14s %16s %9s %14s\n", "enumeration", "positions", "sequences", "seconds", "positions/s");
+    pb_json j;
+    if (o->json) {
+        pb_bench_json_begin(&j, "enumerate", threads);
+        pb_json_array(&j, "fields");
+    } else printf("%-28s %14s %16s %9s %14s\n", "enumeration", "positions", "sequences", "seconds", "positions/s");
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         const bench_field *b = &set[k];
         pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
@@ -52,18 +57,27 @@ int pb_bench_enumerate(const pb_opts *o) {
         double t = res.seconds;
         total += n;
         total_t += t;
-        if (o->json)
-            gmp_printf("%s{\"name\":\"%s\",\"positions\":%llu,\"sequences\":%Zd,\"seconds\":%.3f,"
-                       "\"positions_per_second\":%.0f}",
-                       k ? "," : "", b->name, (unsigned long long)n, seq, t, n / t);
-        else gmp_printf("%-28s %14llu %16Zd %9.3f %14.0f\n", b->name, (unsigned long long)n, seq, t, n / t);
+        if (o->json) {
+            char *digits = mpz_get_str(NULL, 10, seq);
+            pb_json_object(&j, NULL);
+            pb_json_str(&j, "name", b->name);
+            pb_json_uint(&j, "positions", n);
+            pb_json_raw(&j, "sequences", digits);
+            pb_json_num(&j, "seconds", "%.3f", t);
+            pb_json_num(&j, "positions_per_second", "%.0f", n / t);
+            pb_json_end(&j);
+            free(digits);
+        } else gmp_printf("%-28s %14llu %16Zd %9.3f %14.0f\n", b->name, (unsigned long long)n, seq, t, n / t);
         mpz_clear(seq);
         pb_enum_result_free(&res);
         pb_field_free(f);
     }
-    if (o->json)
-        printf("],\"positions\":%llu,\"seconds\":%.3f,\"positions_per_second\":%.0f}\n", (unsigned long long)total,
-               total_t, total / total_t);
-    else printf("%-28s %14llu %16s %9.3f %14.0f\n", "total", (unsigned long long)total, "", total_t, total / total_t);
+    if (o->json) {
+        pb_json_end(&j);
+        pb_json_uint(&j, "positions", total);
+        pb_json_num(&j, "seconds", "%.3f", total_t);
+        pb_json_num(&j, "positions_per_second", "%.0f", total / total_t);
+        pb_json_end(&j);
+    } else printf("%-28s %14llu %16s %9.3f %14.0f\n", "total", (unsigned long long)total, "", total_t, total / total_t);
     return PB_EXIT_OK;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../solver/json.h"
 #include "../solver/search.h"
 #include "bench.h"
 
@@ -105,7 +106,7 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Endgames of (2;8;10) with least..most reachable free segments, solved
  * value first in one process: median, mean and largest time. */
-static int bench_endgames(const pb_opts *o, int least, int most, int count, int algo, int *first) {
+static int bench_endgames(int least, int most, int count, int algo, pb_json *j) {
     pb_field_spec sp = {PB_RULES_BOOK, 2, 8, 10, 0, PB_DEAD_END_DRAW};
     char err[256], name[64];
     pb_field *f = pb_field_new(&sp, err, sizeof err);
@@ -133,18 +134,24 @@ static int bench_endgames(const pb_opts *o, int least, int most, int count, int 
     qsort(ms, (size_t)n, sizeof(double), cmp_double);
     for (int i = 0; i < n; i++) sum += ms[i];
     snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s", least, most, algo == PB_ALGO_PN ? "pn" : "ab");
-    if (o->json)
-        printf("%s{\"name\":\"%s\",\"positions\":%d,\"wins\":%d,\"losses\":%d,\"nodes\":%llu,\"median_ms\":%.4f,"
-               "\"mean_ms\":%.4f,\"max_ms\":%.4f,\"cpu_seconds_with_generation\":%.3f}",
-               *first ? "" : ",", name, n, values[2], values[0], (unsigned long long)nodes, n ? ms[n / 2] : 0.0,
-               n ? sum / n : 0.0, n ? ms[n - 1] : 0.0, cpu);
-    else
+    if (j) {
+        pb_json_object(j, NULL);
+        pb_json_str(j, "name", name);
+        pb_json_int(j, "positions", n);
+        pb_json_int(j, "wins", values[2]);
+        pb_json_int(j, "losses", values[0]);
+        pb_json_uint(j, "nodes", nodes);
+        pb_json_num(j, "median_ms", "%.4f", n ? ms[n / 2] : 0.0);
+        pb_json_num(j, "mean_ms", "%.4f", n ? sum / n : 0.0);
+        pb_json_num(j, "max_ms", "%.4f", n ? ms[n - 1] : 0.0);
+        pb_json_num(j, "cpu_seconds_with_generation", "%.3f", cpu);
+        pb_json_end(j);
+    } else
         printf("%-30s %4d positions (%d won, %d lost), %llu nodes; ms per position: median %.3f, mean %.3f, "
                "max %.3f\n",
                name, n, values[2], values[0], (unsigned long long)nodes, n ? ms[n / 2] : 0.0, n ? sum / n : 0.0,
                n ? ms[n - 1] : 0.0);
     fflush(stdout);
-    *first = 0;
     free(ms);
     free(p);
     pb_field_free(f);
@@ -173,8 +180,12 @@ static int load(const solve_pos *b, pb_field **f, pb_game *g) {
 
 int pb_bench_signature(const pb_opts *o) {
     uint64_t total = 0;
-    if (o->json) printf("{\"benchmark\":\"signature\",\"threads\":1,\"table_bytes\":%zu,\"positions\":[", SIGNATURE_TABLE);
-    else printf("%-30s %6s %12s\n", "position", "value", "nodes");
+    pb_json j;
+    if (o->json) {
+        pb_bench_json_begin(&j, "signature", 1);
+        pb_json_uint(&j, "table_bytes", SIGNATURE_TABLE);
+        pb_json_array(&j, "positions");
+    } else printf("%-30s %6s %12s\n", "position", "value", "nodes");
     for (size_t k = 0; k < SIGNATURE_POSITIONS; k++) {
         const solve_pos *b = &solve_set[k];
         pb_field *f;
@@ -190,14 +201,20 @@ int pb_bench_signature(const pb_opts *o) {
         pb_field_free(f);
         if (failed) return pb_fail(PB_EXIT_FAIL, "bench: cannot allocate the table");
         total += r.nodes;
-        if (o->json)
-            printf("%s{\"name\":\"%s\",\"value\":\"%s\",\"nodes\":%llu}", k ? "," : "", b->name,
-                   pb_value_name(r.value), (unsigned long long)r.nodes);
-        else printf("%-30s %6s %12llu\n", b->name, pb_value_name(r.value), (unsigned long long)r.nodes);
+        if (o->json) {
+            pb_json_object(&j, NULL);
+            pb_json_str(&j, "name", b->name);
+            pb_json_str(&j, "value", pb_value_name(r.value));
+            pb_json_uint(&j, "nodes", r.nodes);
+            pb_json_end(&j);
+        } else printf("%-30s %6s %12llu\n", b->name, pb_value_name(r.value), (unsigned long long)r.nodes);
         pb_solve_result_free(&r);
     }
-    if (o->json) printf("],\"signature\":%llu}\n", (unsigned long long)total);
-    else printf("signature %llu\n", (unsigned long long)total);
+    if (o->json) {
+        pb_json_end(&j);
+        pb_json_uint(&j, "signature", total);
+        pb_json_end(&j);
+    } else printf("signature %llu\n", (unsigned long long)total);
     return PB_EXIT_OK;
 }
 
@@ -205,15 +222,14 @@ int pb_bench_signature(const pb_opts *o) {
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;
     size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : (size_t)64 << 20;
+    pb_json j;
     if (o->json) {
-        printf("{");
-        pb_cli_json_version_keys(stdout);
-        printf(",\"benchmark\":\"solve\",\"threads\":%d,\"positions\":[", nthreads);
-    }
-    else
+        pb_bench_json_begin(&j, "solve", nthreads);
+        pb_json_array(&j, "positions");
+    } else
         printf("%-30s %-18s %6s %12s %9s %9s %10s\n", "position", "configuration", "value", "nodes", "wall s",
                "cpu s", "Mnodes/s");
-    int first = 1, rc = PB_EXIT_OK;
+    int rc = PB_EXIT_OK;
     for (size_t k = 0; k < sizeof solve_set / sizeof solve_set[0]; k++) {
         const solve_pos *b = &solve_set[k];
         pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
@@ -243,27 +259,31 @@ int pb_bench_solve(const pb_opts *o) {
             char cname[64];
             snprintf(cname, sizeof cname, "%s", cf->name);
             if (cf->threads2) snprintf(cname, sizeof cname, "ab value, %d threads", nthreads);
-            if (o->json)
-                printf("%s{\"name\":\"%s\",\"configuration\":\"%s\",\"threads\":%d,\"value\":\"%s\",\"nodes\":%llu,"
-                       "\"wall_seconds\":%.4f,\"cpu_seconds\":%.4f,\"peak_memory_bytes\":%zu}",
-                       first ? "" : ",", b->name, cname, so.threads, pb_value_name(r.value),
-                       (unsigned long long)r.nodes, wall, cpu, r.peak_rss);
-            else
+            if (o->json) {
+                pb_json_object(&j, NULL);
+                pb_json_str(&j, "name", b->name);
+                pb_json_str(&j, "configuration", cname);
+                pb_json_int(&j, "threads", so.threads);
+                pb_json_str(&j, "value", pb_value_name(r.value));
+                pb_json_uint(&j, "nodes", r.nodes);
+                pb_json_num(&j, "wall_seconds", "%.4f", wall);
+                pb_json_num(&j, "cpu_seconds", "%.4f", cpu);
+                pb_json_uint(&j, "peak_memory_bytes", r.peak_rss);
+                pb_json_end(&j);
+            } else
                 printf("%-30s %-18s %6s %12llu %9.3f %9.3f %10.2f\n", b->name, cname, pb_value_name(r.value),
                        (unsigned long long)r.nodes, wall, cpu, wall > 0 ? r.nodes / wall / 1e6 : 0.0);
             fflush(stdout);
-            first = 0;
             pb_solve_result_free(&r);
         }
         pb_game_free(&g);
         pb_field_free(f);
     }
-    if (o->json) printf("],\"endgames\":[");
-    first = 1;
+    if (o->json) pb_json_end(&j), pb_json_array(&j, "endgames");
     for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++) {
-        rc |= bench_endgames(o, 1, 32, 150, algo, &first);
-        rc |= bench_endgames(o, 40, 80, 40, algo, &first);
+        rc |= bench_endgames(1, 32, 150, algo, o->json ? &j : NULL);
+        rc |= bench_endgames(40, 80, 40, algo, o->json ? &j : NULL);
     }
-    if (o->json) printf("]}\n");
+    if (o->json) pb_json_end(&j), pb_json_end(&j);
     return rc;
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../solver/json.h"
 #include "../solver/perft.h"
 #include "bench.h"
 
@@ -36,8 +37,11 @@ int pb_bench_steps(const pb_opts *o) {
     };
     uint64_t total = 0;
     double total_t = 0, total_w = 0;
-    if (o->json) { printf("{"); pb_cli_json_version_keys(stdout); printf(",\"benchmark\":\"steps\",\"positions\":["); }
-    else printf("%-28s %6s %14s %9s %9s %14s\n", "position", "depth", "steps", "cpu s", "wall s", "steps/s (cpu)");
+    pb_json j;
+    if (o->json) {
+        pb_bench_json_begin(&j, "steps", 1);
+        pb_json_array(&j, "positions");
+    } else printf("%-28s %6s %14s %9s %9s %14s\n", "position", "depth", "steps", "cpu s", "wall s", "steps/s (cpu)");
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         const bench_pos *b = &set[k];
         pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
@@ -52,18 +56,27 @@ int pb_bench_steps(const pb_opts *o) {
         total += n;
         total_t += t;
         total_w += w;
-        if (o->json)
-            printf("%s{\"name\":\"%s\",\"depth\":%d,\"steps\":%llu,\"cpu_seconds\":%.3f,\"wall_seconds\":%.3f,"
-                   "\"steps_per_second\":%.0f}",
-                   k ? "," : "", b->name, b->depth, (unsigned long long)n, t, w, n / t);
-        else printf("%-28s %6d %14llu %9.3f %9.3f %14.0f\n", b->name, b->depth, (unsigned long long)n, t, w, n / t);
+        if (o->json) {
+            pb_json_object(&j, NULL);
+            pb_json_str(&j, "name", b->name);
+            pb_json_int(&j, "depth", b->depth);
+            pb_json_uint(&j, "steps", n);
+            pb_json_num(&j, "cpu_seconds", "%.3f", t);
+            pb_json_num(&j, "wall_seconds", "%.3f", w);
+            pb_json_num(&j, "steps_per_second", "%.0f", n / t);
+            pb_json_end(&j);
+        } else printf("%-28s %6d %14llu %9.3f %9.3f %14.0f\n", b->name, b->depth, (unsigned long long)n, t, w, n / t);
         pb_game_free(&g);
         pb_field_free(f);
     }
-    if (o->json)
-        printf("],\"steps\":%llu,\"cpu_seconds\":%.3f,\"wall_seconds\":%.3f,\"steps_per_second\":%.0f}\n",
-               (unsigned long long)total, total_t, total_w, total / total_t);
-    else printf("%-28s %6s %14llu %9.3f %9.3f %14.0f\n", "total (one core)", "", (unsigned long long)total, total_t,
+    if (o->json) {
+        pb_json_end(&j);
+        pb_json_uint(&j, "steps", total);
+        pb_json_num(&j, "cpu_seconds", "%.3f", total_t);
+        pb_json_num(&j, "wall_seconds", "%.3f", total_w);
+        pb_json_num(&j, "steps_per_second", "%.0f", total / total_t);
+        pb_json_end(&j);
+    } else printf("%-28s %6s %14llu %9.3f %9.3f %14.0f\n", "total (one core)", "", (unsigned long long)total, total_t,
                 total_w, total / total_t);
     return PB_EXIT_OK;
 }

@@ -65,6 +65,8 @@ typedef struct pb_option {
     int (*parse)(void *target, const char *name, const char *value);
 } pb_option;
 
+/* The option tables read best as tables: kept as written. */
+/* clang-format off */
 #define PB_OPT_END {0}
 #define PB_OPT_FLAG(nm, tgt, hl) {.name = nm, .help = hl, .kind = PB_ARG_FLAG, .target = tgt}
 #define PB_OPT_TEXT(nm, val, tgt, hl) {.name = nm, .value = val, .help = hl, .kind = PB_ARG_TEXT, .target = tgt}
@@ -114,6 +116,7 @@ int pb_opt_first(void *o, const char *name, const char *value);
 #define PB_OPT_MEMORY(o, hl)                                                                                     \
     {.name = "memory", .value = "SIZE", .help = hl, .kind = PB_ARG_SIZE, .target = &(o).memory},                 \
     {.name = "hash", .value = "SIZE", .kind = PB_ARG_SIZE, .target = &(o).memory}
+/* clang-format on */
 
 /* A subcommand: its name, what follows it on the usage line, the text
  * after the usage line, its options and how many arguments it takes. */
@@ -182,13 +185,19 @@ int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx)
  * Returns fn's status (pb_cli_batch's for a batch). */
 int pb_cli_each_position(const pb_opts *o, pb_batch_fn fn, void *ctx);
 
-/* Adds "version" and "commit" to the JSON object being written. */
+/* The JSON keys several commands share (cli/report.c). */
 struct pb_json;
+/* "version" and "commit" of the program. */
 void pb_cli_json_version(struct pb_json *j);
+/* The field: "rules", "field", "goal", "width", "length" and, for hockey,
+ * "setback" and "dead_end". */
+void pb_cli_json_field(struct pb_json *j, const pb_field *f);
+/* A player as a JSON word: "top" or "bottom". */
+const char *pb_cli_player_key(int player);
+/* The head of a solve report: the field, the position and its value
+ * (PB_UNKNOWN: "unknown (<unknown>)"). */
+void pb_cli_print_head(const pb_field *f, const pb_game *g, int value, const char *unknown);
 
-/* Prints "version":"...","commit":"..." (the keys alone, no braces) for
- * JSON objects written with printf. */
-void pb_cli_json_version_keys(FILE *out);
 
 /* The program's version and the commit it was built from ("unknown"
  * outside a git checkout). */
@@ -211,6 +220,9 @@ int cmd_tb(int argc, char **argv);
 /* --match (cli/match.c): the match versions of solve, moves, perft and
  * enumerate, given the loaded match game g.  Each returns the exit status. */
 int pb_cli_match_solve(const pb_opts *o, const pb_field *f, const pb_game *g, volatile sig_atomic_t *stop);
+/* solve --shortest (cli/solve_shortest.c): value, distance and its line of
+ * g's position (the game goes on there).  Returns the exit status. */
+int pb_cli_solve_shortest(const pb_opts *o, const pb_field *f, const pb_game *g, volatile sig_atomic_t *stop);
 int pb_cli_match_moves(const pb_opts *o, const pb_field *f, pb_game *g);
 int pb_cli_match_perft(const pb_opts *o, const pb_field *f, pb_game *g);
 int pb_cli_match_enumerate(const pb_opts *o, const pb_field *f, pb_game *g);

@@ -1,7 +1,16 @@
 /* cmd_bench.c - `paperball bench`: fixed benchmark positions, figures on stdout. */
 #include <string.h>
 
+#include "../solver/json.h"
 #include "bench.h"
+
+void pb_bench_json_begin(pb_json *j, const char *benchmark, int threads) {
+    pb_json_init(j, stdout);
+    pb_json_object(j, NULL);
+    pb_cli_json_version(j);
+    pb_json_str(j, "benchmark", benchmark);
+    pb_json_int(j, "threads", threads);
+}
 
 int cmd_bench(int argc, char **argv) {
     pb_opts o;

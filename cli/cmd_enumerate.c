@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../enumerate/enumerate.h"
+#include "../solver/json.h"
 #include "cli.h"
 #include "cluster.h"
 
@@ -169,43 +170,124 @@ static void print_csv(const pb_field *f, const pb_enum_result *res) {
     }
 }
 
-static void json_big(const char *name, mpz_srcptr z, int comma) {
-    gmp_printf("%s\"%s\":%Zd", comma ? "," : "", name, z);
+/* A GMP count as a JSON number (its decimal digits). */
+static void json_big(pb_json *j, const char *name, mpz_srcptr z) {
+    char *digits = mpz_get_str(NULL, 10, z);
+    pb_json_raw(j, name, digits);
+    free(digits);
+}
+
+static void json_row(pb_json *j, const pb_enum_row *r) {
+    pb_json_object(j, NULL);
+    pb_json_int(j, "depth", r->depth);
+    pb_json_uint(j, "positions", r->positions);
+    if (r->classes_known) {
+        pb_json_uint(j, "classes_lr", r->classes_lr);
+        pb_json_uint(j, "classes_full", r->classes_full);
+    }
+    json_big(j, "sequences", r->sequences);
+    json_big(j, "finished", r->finished);
+    for (int k = 0; k < PB_OUT_COUNT; k++) json_big(j, pb_enum_outcome_name((pb_enum_outcome)k), r->outcome[k]);
+    pb_json_end(j);
 }
 
 static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start) {
-    printf("{");
-    pb_cli_json_version_keys(stdout);
-    printf(",\"rules\":\"%s\",\"goal\":%d,\"width\":%d,\"length\":%d", pb_rules_name(f->spec.rules), f->spec.goal,
-           f->spec.width, f->spec.length);
-    if (f->spec.rules == PB_RULES_HOCKEY)
-        printf(",\"setback\":%d,\"dead_end\":\"%s\"", f->spec.setback,
-               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
-    printf(",\"first\":\"%s\",\"root\":\"%s\",\"complete\":%s,\"depths\":[",
-           o->first && !strcmp(o->first, "bottom") ? "bottom" : "top", from_start ? "start" : "record",
-           res->complete ? "true" : "false");
-    for (int d = 0; d < res->nrows; d++) {
-        const pb_enum_row *r = &res->rows[d];
-        printf("%s{\"depth\":%d,\"positions\":%llu", d ? "," : "", r->depth, (unsigned long long)r->positions);
-        if (r->classes_known)
-            printf(",\"classes_lr\":%llu,\"classes_full\":%llu", (unsigned long long)r->classes_lr,
-                   (unsigned long long)r->classes_full);
-        json_big("sequences", r->sequences, 1);
-        json_big("finished", r->finished, 1);
-        for (int k = 0; k < PB_OUT_COUNT; k++) json_big(pb_enum_outcome_name((pb_enum_outcome)k), r->outcome[k], 1);
-        putchar('}');
-    }
+    pb_json j;
+    pb_json_init(&j, stdout);
+    pb_json_object(&j, NULL);
+    pb_cli_json_version(&j);
+    pb_cli_json_field(&j, f);
+    pb_json_str(&j, "first", o->first && !strcmp(o->first, "bottom") ? "bottom" : "top");
+    pb_json_str(&j, "root", from_start ? "start" : "record");
+    pb_json_bool(&j, "complete", res->complete);
+    pb_json_array(&j, "depths");
+    for (int d = 0; d < res->nrows; d++) json_row(&j, &res->rows[d]);
+    pb_json_end(&j);
     mpz_t top, bottom, draws;
     mpz_inits(top, bottom, draws, NULL);
     for (int d = 0; d < res->nrows; d++) results_of(&res->rows[d], top, bottom, draws);
-    printf("],\"totals\":{");
-    json_big("games", res->games, 0);
-    json_big("top_wins", top, 1);
-    json_big("bottom_wins", bottom, 1);
-    json_big("draws", draws, 1);
-    json_big("positions", res->positions, 1);
-    printf("}}\n");
+    pb_json_object(&j, "totals");
+    json_big(&j, "games", res->games);
+    json_big(&j, "top_wins", top);
+    json_big(&j, "bottom_wins", bottom);
+    json_big(&j, "draws", draws);
+    json_big(&j, "positions", res->positions);
+    pb_json_end(&j);
+    pb_json_end(&j);
     mpz_clears(top, bottom, draws, NULL);
+}
+
+/* The checkpoint file of --checkpoint DIR (default .): the directory made
+ * if missing.  NULL after the error (*rc set). */
+static char *checkpoint_path(const pb_opts *o, const pb_field *f, int *rc) {
+    const char *dir = o->checkpoint ? o->checkpoint : ".";
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        *rc = pb_fail(PB_EXIT_WRITE, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    char name[128];
+    pb_enum_checkpoint_name(f, name, sizeof name);
+    size_t plen = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(plen);
+    snprintf(path, plen, "%s/%s", dir, name);
+    return path;
+}
+
+/* pb_enumerate with SIGINT and SIGTERM turned into a clean stop. */
+static pb_enum_status enumerate_guarded(const pb_field *f, const pb_position *root, pb_enum_options *eo,
+                                        pb_enum_result *res) {
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    enum_interrupted = 0;
+    eo->interrupted = &enum_interrupted;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    pb_enum_status st = pb_enumerate(f, root, eo, res);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return st;
+}
+
+/* The exit status of a process that does not speak (an MPI rank > 0). */
+static int silent_status(pb_enum_status st) {
+    return st == PB_ENUM_OK              ? PB_EXIT_OK
+         : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE
+         : st == PB_ENUM_MEMORY         ? PB_EXIT_MEMORY
+         : st == PB_ENUM_INTERRUPTED    ? PB_EXIT_STOPPED
+                                        : PB_EXIT_FAIL;
+}
+
+/* The output of a run that ended with st, and its exit status. */
+static int report(const pb_field *f, const pb_opts *o, const pb_enum_options *eo, pb_enum_result *res,
+                  pb_enum_status st, int from_start, long long peak) {
+    const char *path = eo->checkpoint;
+    if (st == PB_ENUM_OK) {
+        if (o->json) print_json(f, o, res, from_start);
+        else if (o->csv) print_csv(f, res);
+        else print_text(f, o, res, from_start, "--depth");
+        if (!o->quiet && eo->dist)
+            fprintf(stderr, "enumerate: %.2f s on %d MPI processes, peak memory %.1f MiB (the most of one process)\n",
+                    res->seconds, eo->dist->nranks, (double)peak / (1024.0 * 1024.0));
+        else if (!o->quiet)
+            fprintf(stderr, "enumerate: %.2f s, peak memory %.1f MiB%s\n", res->seconds,
+                    (double)peak / (1024.0 * 1024.0), res->complete ? "" : ", checkpoint kept");
+        return PB_EXIT_OK;
+    }
+    if (st == PB_ENUM_BAD_CHECKPOINT) return pb_fail(PB_EXIT_USAGE, "%s", res->message);
+    if (st == PB_ENUM_MEMORY && eo->dist)
+        return pb_fail(PB_EXIT_MEMORY, "%s on one of the MPI processes (the budget is per process)", res->message);
+    if (st == PB_ENUM_MEMORY) {
+        print_finished(f, o, res, from_start, "the memory budget");
+        return pb_fail(PB_EXIT_MEMORY, "%s (checkpoint %s: raise --memory and add --resume)", res->message, path);
+    }
+    if (st == PB_ENUM_INTERRUPTED) {
+        print_finished(f, o, res, from_start, "stopped early");
+        return pb_fail(PB_EXIT_STOPPED, "%s%s%s%s", res->message, path ? "; checkpoint kept: " : "", path ? path : "",
+                       path && eo->dist ? ".*-of-*.* (one file per process)" : "");
+    }
+    return pb_fail(st == PB_ENUM_IO ? PB_EXIT_WRITE : PB_EXIT_FAIL, "%s", res->message);
 }
 
 int cmd_enumerate(int argc, char **argv) {
@@ -280,17 +362,8 @@ int cmd_enumerate(int argc, char **argv) {
         rank = cl.rank;
     }
 #endif
-    const char *dir = o.checkpoint ? o.checkpoint : ".";
-    if (mkdir(dir, 0777) && errno != EEXIST) {
-        rc = pb_fail(PB_EXIT_WRITE, "cannot create the checkpoint directory %s: %s", dir, strerror(errno));
-        goto out;
-    }
-    char name[128];
-    pb_enum_checkpoint_name(f, name, sizeof name);
-    size_t plen = strlen(dir) + strlen(name) + 2;
-    path = malloc(plen);
-    snprintf(path, plen, "%s/%s", dir, name);
-
+    path = checkpoint_path(&o, f, &rc);
+    if (!path) goto out;
     eo.checkpoint = path;
     eo.resume = o.resume;
     eo.max_depth = o.depth;
@@ -301,54 +374,15 @@ int cmd_enumerate(int argc, char **argv) {
     eo.threads = o.threads;
     eo.memory = budget;
     eo.time_limit = o.time_limit;
-    eo.interrupted = &enum_interrupted;
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    enum_interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
     if (!o.quiet && rank == 0) eo.progress = progress;
     pb_enum_result res;
-    pb_enum_status st = pb_enumerate(f, &g.pos, &eo, &res);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    pb_enum_status st = enumerate_guarded(f, &g.pos, &eo, &res);
     long long peak = res.peak_memory;
 #ifdef PB_HAVE_MPI
     if (o.mpi) peak = pb_cluster_max(&cl, peak);
 #endif
-    if (rank != 0) {
-        /* Every process holds the same rows and status; rank 0 speaks. */
-        rc = st == PB_ENUM_OK              ? PB_EXIT_OK
-           : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE
-           : st == PB_ENUM_MEMORY         ? PB_EXIT_MEMORY
-           : st == PB_ENUM_INTERRUPTED    ? PB_EXIT_STOPPED
-                                          : PB_EXIT_FAIL;
-    } else if (st == PB_ENUM_OK) {
-        if (o.json) print_json(f, &o, &res, from_start);
-        else if (o.csv) print_csv(f, &res);
-        else print_text(f, &o, &res, from_start, "--depth");
-        if (!o.quiet && eo.dist)
-            fprintf(stderr, "enumerate: %.2f s on %d MPI processes, peak memory %.1f MiB (the most of one process)\n",
-                    res.seconds, eo.dist->nranks, (double)peak / (1024.0 * 1024.0));
-        else if (!o.quiet)
-            fprintf(stderr, "enumerate: %.2f s, peak memory %.1f MiB%s\n", res.seconds,
-                    (double)peak / (1024.0 * 1024.0), res.complete ? "" : ", checkpoint kept");
-    } else if (st == PB_ENUM_BAD_CHECKPOINT) {
-        rc = pb_fail(PB_EXIT_USAGE, "%s", res.message);
-    } else if (st == PB_ENUM_MEMORY && eo.dist) {
-        rc = pb_fail(PB_EXIT_MEMORY, "%s on one of the MPI processes (the budget is per process)", res.message);
-    } else if (st == PB_ENUM_MEMORY) {
-        print_finished(f, &o, &res, from_start, "the memory budget");
-        rc = pb_fail(PB_EXIT_MEMORY, "%s (checkpoint %s: raise --memory and add --resume)", res.message, path);
-    } else if (st == PB_ENUM_INTERRUPTED) {
-        print_finished(f, &o, &res, from_start, "stopped early");
-        rc = pb_fail(PB_EXIT_STOPPED, "%s%s%s%s", res.message, path ? "; checkpoint kept: " : "", path ? path : "",
-                     path && eo.dist ? ".*-of-*.* (one file per process)" : "");
-    } else {
-        rc = pb_fail(st == PB_ENUM_IO ? PB_EXIT_WRITE : PB_EXIT_FAIL, "%s", res.message);
-    }
+    /* Every process holds the same rows and status; rank 0 speaks. */
+    rc = rank != 0 ? silent_status(st) : report(f, &o, &eo, &res, st, from_start, peak);
     pb_enum_result_free(&res);
 #ifdef PB_HAVE_MPI
     if (o.mpi) pb_cluster_end(&cl);

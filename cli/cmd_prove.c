@@ -9,6 +9,7 @@
 
 #include "../proofs/proofs.h"
 #include "../solver/diagram.h"
+#include "../solver/json.h"
 #include "cli.h"
 
 /* The odd/even map as text: 'o' odd (red in the book), '.' even, 'C' the
@@ -73,6 +74,98 @@ static int check_out_dir(const char *dir) {
     return PB_EXIT_OK;
 }
 
+/* The claims of --claim (or all of them) into run; their number, or -1
+ * after the error. */
+static int choose_claims(const pb_opts *o, const pb_proofs_claim **run, int max) {
+    int nrun = 0;
+    if (o->claim && o->all) return pb_fail(PB_EXIT_USAGE, "give --claim or --all, not both"), -1;
+    if (!o->claim) {
+        if (!o->odd || o->all)
+            for (const pb_proofs_claim *c = pb_proofs_claims; c->name && nrun < max; c++) run[nrun++] = c;
+        return nrun;
+    }
+    char *list = strdup(o->claim), *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const pb_proofs_claim *c = pb_proofs_find(t);
+        if (!c) {
+            pb_fail(PB_EXIT_USAGE, "unknown claim '%s' (see paperball prove --help)", t);
+            free(list);
+            return -1;
+        }
+        if (nrun < max) run[nrun++] = c;
+    }
+    free(list);
+    if (!nrun) return pb_fail(PB_EXIT_USAGE, "--claim needs a claim name"), -1;
+    return nrun;
+}
+
+/* --odd: the odd/even map (text, and SVG with --svg).  PB_EXIT_OK or the
+ * status to exit with. */
+static int odd_map(const pb_opts *o, const pb_field *f, int nrun) {
+    if (!o->odd) return o->svg ? pb_fail(PB_EXIT_USAGE, "--svg goes with --odd (counterexamples go to --out DIR)")
+                               : PB_EXIT_OK;
+    if (!o->json) print_odd_map(stdout, f);
+    int rc = o->svg ? write_odd_svg(o->svg, f) : PB_EXIT_OK;
+    if (rc == PB_EXIT_OK && !o->json && nrun) fputc('\n', stdout);
+    return rc;
+}
+
+/* What the run of the claims came to. */
+typedef struct prove_tally {
+    int any_fail, skipped, status;
+} prove_tally;
+
+/* Runs one claim and prints its report (j: the JSON array, or NULL). */
+static void run_claim(const pb_opts *o, const pb_proofs_claim *c, const pb_proofs_opts *po, pb_json *j,
+                      prove_tally *t) {
+    pb_proofs_result res;
+    pb_verdict v = pb_proofs_run(c, po, &res);
+    if (v == PB_VERDICT_FAILS) t->any_fail = 1;
+    char path[1024] = "";
+    if (v == PB_VERDICT_FAILS && res.cx_svg) {
+        snprintf(path, sizeof path, "%s/counterexample-%s.svg", o->out ? o->out : ".", res.claim);
+        /* A lost diagram is reported at the end: the other claims go on. */
+        if (pb_write_file(path, res.cx_svg) != PB_EXIT_OK) t->status = PB_EXIT_WRITE, path[0] = 0;
+    }
+    if (j) pb_proofs_json(j, &res);
+    else {
+        pb_proofs_print(stdout, &res);
+        if (path[0]) printf("svg        %s\n", path);
+        printf("\n");
+    }
+    fflush(stdout);
+    pb_proofs_result_free(&res);
+}
+
+/* Every claim of run, in order; a claim reached after the deadline is not
+ * started (said in the output). */
+static prove_tally run_claims(const pb_opts *o, const pb_proofs_claim **run, int nrun, const pb_proofs_opts *po) {
+    prove_tally t = {0, 0, PB_EXIT_OK};
+    pb_json j;
+    if (o->json) {
+        pb_json_init(&j, stdout);
+        pb_json_object(&j, NULL);
+        pb_cli_json_version(&j);
+        pb_json_array(&j, "claims");
+    }
+    for (int k = 0; k < nrun; k++) {
+        if (po->deadline > 0 && pb_walk_now() >= po->deadline) {
+            if (o->json) pb_json_str(&j, NULL, run[k]->name);
+            else printf("claim      %s\nverdict    not checked (the time limit came first)\n\n", run[k]->name);
+            t.skipped++;
+            continue;
+        }
+        run_claim(o, run[k], po, o->json ? &j : NULL, &t);
+    }
+    if (o->json) {
+        pb_json_end(&j);
+        pb_json_bool(&j, "all_hold", !t.any_fail && !t.skipped);
+        pb_json_int(&j, "not_checked", t.skipped);
+        pb_json_end(&j);
+    }
+    return t;
+}
+
 int cmd_prove(int argc, char **argv) {
     pb_opts o;
     char text[4096];
@@ -82,6 +175,8 @@ int cmd_prove(int argc, char **argv) {
         {.name = "field", .value = "G;W;L", .help = "check on this field only (walking claims, empty-count; first-moves)",
          .kind = PB_ARG_CUSTOM, .target = &o, .parse = pb_opt_field},
         PB_OPT_DEPTH(o, "follow games for at most D turns (the check is then not exhaustive)"),
+        PB_OPT_TIME_LIMIT(o, "stop walking after SECONDS: the claims not finished are reported\n"
+                             "as not checked exhaustively (exit 3)"),
         PB_OPT_TEXT("out", "DIR", &o.out, "directory of the counterexample diagrams (default .)"),
         PB_OPT_FLAG("odd", &o.odd, "print the odd/even map of the field (the book's figure 4)"),
         PB_OPT_SVG(o, "with --odd: also write the map as SVG to FILE"),
@@ -91,75 +186,27 @@ int cmd_prove(int argc, char **argv) {
     int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
     if (o.out && (rc = check_out_dir(o.out)) != PB_EXIT_OK) return rc;
-
-    /* Which claims. */
     const pb_proofs_claim *run[16];
-    int nrun = 0;
-    if (o.claim && o.all) return pb_fail(PB_EXIT_USAGE, "give --claim or --all, not both");
-    if (o.claim) {
-        char *list = strdup(o.claim), *save = NULL;
-        for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            const pb_proofs_claim *c = pb_proofs_find(t);
-            if (!c) {
-                int rc = pb_fail(PB_EXIT_USAGE, "unknown claim '%s' (see paperball prove --help)", t);
-                free(list);
-                return rc;
-            }
-            if (nrun < 16) run[nrun++] = c;
-        }
-        free(list);
-        if (!nrun) return pb_fail(PB_EXIT_USAGE, "--claim needs a claim name");
-    } else if (!o.odd || o.all) {
-        for (const pb_proofs_claim *c = pb_proofs_claims; c->name; c++) run[nrun++] = c;
-    }
-
+    int nrun = choose_claims(&o, run, 16);
+    if (nrun < 0) return PB_EXIT_USAGE;
     pb_field *f = pb_cli_field(&o);
     if (!f) return PB_EXIT_USAGE;
-    if (o.odd) {
-        if (!o.json) print_odd_map(stdout, f);
-        if (o.svg && (rc = write_odd_svg(o.svg, f)) != PB_EXIT_OK) {
-            pb_field_free(f);
-            return rc;
-        }
-        if (!o.json && nrun) fputc('\n', stdout);
-    } else if (o.svg) {
-        pb_field_free(f);
-        return pb_fail(PB_EXIT_USAGE, "--svg goes with --odd (counterexamples go to --out DIR)");
-    }
+    rc = odd_map(&o, f, nrun);
+    pb_field_free(f);
+    if (rc != PB_EXIT_OK) return rc;
 
     pb_proofs_opts po;
     memset(&po, 0, sizeof po);
     if (o.field_given) po.fields = &o.spec, po.nfields = 1;
     if (o.depth > 0) po.max_depth = o.depth;
-    const char *dir = o.out ? o.out : ".";
-    int any_fail = 0, status = PB_EXIT_OK;
-    if (o.json) {
-        printf("{");
-        pb_cli_json_version_keys(stdout);
-        printf(", \"claims\": [\n");
-    }
-    for (int k = 0; k < nrun; k++) {
-        pb_proofs_result res;
-        pb_verdict v = pb_proofs_run(run[k], &po, &res);
-        if (v == PB_VERDICT_FAILS) any_fail = 1;
-        char path[1024] = "";
-        if (v == PB_VERDICT_FAILS && res.cx_svg) {
-            snprintf(path, sizeof path, "%s/counterexample-%s.svg", dir, res.claim);
-            /* A lost diagram is reported at the end: the other claims go on. */
-            if (pb_write_file(path, res.cx_svg) != PB_EXIT_OK) status = PB_EXIT_WRITE, path[0] = 0;
-        }
-        if (o.json) {
-            if (k) printf(",\n");
-            pb_proofs_print_json(stdout, &res);
-        } else {
-            pb_proofs_print(stdout, &res);
-            if (path[0]) printf("svg        %s\n", path);
-            printf("\n");
-        }
+    if (o.time_limit > 0) po.deadline = pb_walk_now() + o.time_limit;
+    prove_tally t = run_claims(&o, run, nrun, &po);
+    if (t.status != PB_EXIT_OK) return t.status;
+    if (t.any_fail) return PB_EXIT_CLAIM;
+    if (po.deadline > 0 && (t.skipped || pb_walk_now() >= po.deadline)) {
         fflush(stdout);
-        pb_proofs_result_free(&res);
+        return pb_fail(PB_EXIT_STOPPED, "stopped by the time limit: %d claim%s not started, the last one's walks cut "
+                                        "short (not exhaustive)", t.skipped, t.skipped == 1 ? "" : "s");
     }
-    if (o.json) printf("], \"all_hold\": %s}\n", any_fail ? "false" : "true");
-    pb_field_free(f);
-    return status != PB_EXIT_OK ? status : any_fail ? PB_EXIT_CLAIM : PB_EXIT_OK;
+    return PB_EXIT_OK;
 }

@@ -120,11 +120,10 @@ static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root,
     return rc;
 }
 
-static const char *player_key(int p) { return p == PB_TOP ? "top" : "bottom"; }
-
 /* What solve prints, besides the value: asked for on the command line. */
 typedef struct solve_show {
-    int first_turns, all_routes, json, no_pv;
+    int first_turns, all_routes, json, no_pv, shortest;
+    pb_json j;            /* --json: the object the routes and the summary go on */
     const pb_field *f;
     uint64_t nroutes;     /* routes streamed so far */
 } solve_show;
@@ -163,32 +162,41 @@ static void print_cluster_text(const pb_cluster_stats *cs) {
     }
 }
 
-static void print_cluster_json(const pb_cluster_stats *cs) {
+static void print_cluster_json(pb_json *j, const pb_cluster_stats *cs) {
     const pb_jobs_stats *js = &cs->jobs;
-    printf(",\"mpi_processes\":%d,\"mpi\":{\"jobs\":%llu,\"out_of_budget\":%llu,\"warm\":%llu,\"top_positions\":%llu,"
-           "\"expanded\":%llu,\"learnt\":%llu,\"updates\":%llu,\"questions\":%d,\"rank0_cpu_seconds\":%.6f,\"ranks\":[",
-           cs->nranks, (unsigned long long)js->sent, (unsigned long long)js->failed, (unsigned long long)js->home,
-           (unsigned long long)js->positions, (unsigned long long)js->expanded, (unsigned long long)js->learnt,
-           (unsigned long long)js->updates, js->phases, cs->rank0_cpu);
+    pb_json_int(j, "mpi_processes", cs->nranks);
+    pb_json_object(j, "mpi");
+    pb_json_uint(j, "jobs", js->sent);
+    pb_json_uint(j, "out_of_budget", js->failed);
+    pb_json_uint(j, "warm", js->home);
+    pb_json_uint(j, "top_positions", js->positions);
+    pb_json_uint(j, "expanded", js->expanded);
+    pb_json_uint(j, "learnt", js->learnt);
+    pb_json_uint(j, "updates", js->updates);
+    pb_json_int(j, "questions", js->phases);
+    pb_json_num(j, "rank0_cpu_seconds", "%.6f", cs->rank0_cpu);
+    pb_json_array(j, "ranks");
     for (int k = 0; k < cs->nranks; k++) {
         const pb_cluster_rank *x = &cs->ranks[k];
-        printf("%s{\"jobs\":%llu,\"nodes\":%llu,\"busy_seconds\":%.6f,\"idle_seconds\":%.6f,\"messages\":%llu,"
-               "\"bytes\":%llu}", k ? "," : "", (unsigned long long)x->jobs, (unsigned long long)x->nodes, x->busy,
-               x->idle, (unsigned long long)x->messages, (unsigned long long)x->bytes);
+        pb_json_object(j, NULL);
+        pb_json_uint(j, "jobs", x->jobs);
+        pb_json_uint(j, "nodes", x->nodes);
+        pb_json_num(j, "busy_seconds", "%.6f", x->busy);
+        pb_json_num(j, "idle_seconds", "%.6f", x->idle);
+        pb_json_uint(j, "messages", x->messages);
+        pb_json_uint(j, "bytes", x->bytes);
+        pb_json_end(j);
     }
-    printf("]}");
+    pb_json_end(j);
+    pb_json_end(j);
 }
 
 /* cs: the counts of a --mpi run, NULL without --mpi. */
 static void print_text(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh,
                        const pb_cluster_stats *cs) {
     int nranks = cs ? cs->nranks : 0;
-    char desc[128], buf[4096];
-    int me = g->pos.to_move;
-    printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
-    printf("position     %d turns played, %s to move\n", g->nturns, pb_player_name(me));
-    if (r->value == PB_UNKNOWN) printf("value        unknown (stopped before it was proven)\n");
-    else printf("value        %s for %s (the player to move)\n", pb_value_name(r->value), pb_player_name(me));
+    char buf[4096];
+    pb_cli_print_head(f, g, r->value, "stopped before it was proven");
     if (sh->first_turns) print_classes_text(f, r);
     if (r->npv) printf("best turn    %s\n", pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
     if (r->npv && !sh->no_pv) {
@@ -205,7 +213,7 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
         printf("root         proof number %llu, disproof number %llu\n", (unsigned long long)r->root_pn,
                (unsigned long long)r->root_dn);
     printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
-           f->spec.rules == PB_RULES_TRIPLE ? "plies" : "single steps", r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
+           pb_search_unit(f), r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
     if (nranks)
         printf("table        one per process, %.1f MiB each\n", (double)r->tt_bytes / 1048576.0);
     else
@@ -216,60 +224,77 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
     if (cs) print_cluster_text(cs);
 }
 
+/* The first-turn classes, as the array "first_turns" and its figures. */
+static void json_classes(pb_json *j, const pb_field *f, const pb_solve_result *r) {
+    char buf[4096];
+    pb_json_int(j, "classes", r->nturns);
+    pb_json_int(j, "classes_solved", r->nsolved_classes);
+    pb_json_bool(j, "classes_overflow", r->overflow);
+    pb_json_uint(j, "first_turn_routes", r->nroutes);
+    pb_json_uint(j, "route_classes", r->nroute_classes);
+    pb_json_array(j, "first_turns");
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_solve_turn *t = &r->turns[i];
+        pb_json_object(j, NULL);
+        pb_json_str(j, "route", pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
+        pb_json_str(j, "value", pb_value_name(t->value));
+        pb_json_int(j, "class", i);
+        pb_json_uint(j, "routes", t->routes);
+        pb_json_bool(j, "ends_game", t->end != PB_END_NONE);
+        pb_json_uint(j, "nodes", t->nodes_searched);
+        pb_json_num(j, "seconds", "%.6f", t->seconds);
+        pb_json_end(j);
+    }
+    pb_json_end(j);
+}
+
 /* The summary object; when the routes were streamed first (--all-routes)
  * it goes on the object they opened. */
-static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, const solve_show *sh,
+static void print_json(const pb_field *f, const pb_game *g, const pb_solve_result *r, solve_show *sh,
                        const pb_cluster_stats *cs) {
-    char desc[128], buf[4096];
+    char buf[4096];
+    pb_json *j = &sh->j;
     if (sh->all_routes) {
-        if (!sh->nroutes) printf("{\"all_routes\":[");
-        printf("],\"routes\":%llu,", (unsigned long long)sh->nroutes);
-    } else putchar('{');
-    pb_cli_json_version_keys(stdout);
-    printf(",\"rules\":\"%s\",\"field\":", pb_rules_name(f->spec.rules));
-    pb_json_string(stdout, pb_field_describe(f, desc, sizeof desc));
-    printf(",\"goal\":%d,\"width\":%d,\"length\":%d", f->spec.goal, f->spec.width, f->spec.length);
-    if (f->spec.rules == PB_RULES_HOCKEY)
-        printf(",\"setback\":%d,\"dead_end\":\"%s\"", f->spec.setback,
-               f->spec.dead_end == PB_DEAD_END_LOSS ? "loss" : "draw");
-    printf(",\"turns_played\":%d,\"to_move\":\"%s\",\"value\":\"%s\",\"complete\":%s,\"stopped\":%s",
-           g->nturns, player_key(g->pos.to_move), pb_value_name(r->value), r->complete ? "true" : "false",
-           r->stopped ? "true" : "false");
-    if (sh->first_turns) {
-        printf(",\"classes\":%d,\"classes_solved\":%d,\"classes_overflow\":%s,\"first_turn_routes\":%llu,"
-               "\"route_classes\":%llu,\"first_turns\":[",
-               r->nturns, r->nsolved_classes, r->overflow ? "true" : "false", (unsigned long long)r->nroutes,
-               (unsigned long long)r->nroute_classes);
-        for (int i = 0; i < r->nturns; i++) {
-            const pb_solve_turn *t = &r->turns[i];
-            printf("%s{\"route\":", i ? "," : "");
-            pb_json_string(stdout, pb_route_format(f, t->nodes, t->len, t->kick, buf, sizeof buf));
-            printf(",\"value\":\"%s\",\"class\":%d,\"routes\":%llu,\"ends_game\":%s,\"nodes\":%llu,\"seconds\":%.6f}",
-                   pb_value_name(t->value), i, (unsigned long long)t->routes, t->end != PB_END_NONE ? "true" : "false",
-                   (unsigned long long)t->nodes_searched, t->seconds);
-        }
-        putchar(']');
+        if (!sh->nroutes) pb_json_init(j, stdout), pb_json_object(j, NULL), pb_json_array(j, "all_routes");
+        pb_json_end(j);
+        pb_json_uint(j, "routes", sh->nroutes);
+    } else pb_json_init(j, stdout), pb_json_object(j, NULL);
+    pb_cli_json_version(j);
+    pb_cli_json_field(j, f);
+    pb_json_int(j, "turns_played", g->nturns);
+    pb_json_str(j, "to_move", pb_cli_player_key(g->pos.to_move));
+    pb_json_str(j, "value", pb_value_name(r->value));
+    pb_json_bool(j, "complete", r->complete);
+    pb_json_bool(j, "stopped", r->stopped);
+    if (sh->first_turns) json_classes(j, f, r);
+    pb_json_str(j, "best", r->npv ? pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf)
+                                  : NULL);
+    pb_json_array(j, "pv");
+    for (int i = 0; i < r->npv && !sh->no_pv; i++)
+        pb_json_str(j, NULL, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
+    pb_json_end(j);
+    pb_json_str(j, "pv_kind", r->pv_kind ? r->pv_kind : "");
+    pb_json_uint(j, "nodes", r->nodes);
+    pb_json_num(j, "seconds", "%.6f", r->seconds);
+    pb_json_num(j, "nodes_per_second", "%.0f", r->rate);
+    pb_json_int(j, "threads", r->threads);
+    if (cs) print_cluster_json(j, cs);
+    pb_json_str(j, "algo", r->algo == PB_ALGO_PN ? "pn" : "ab");
+    if (r->algo == PB_ALGO_PN) {
+        pb_json_uint(j, "root_pn", r->root_pn);
+        pb_json_uint(j, "root_dn", r->root_dn);
     }
-    printf(",\"best\":");
-    if (r->npv) pb_json_string(stdout, pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
-    else printf("null");
-    printf(",\"pv\":[");
-    for (int i = 0; i < r->npv && !sh->no_pv; i++) {
-        if (i) putchar(',');
-        pb_json_string(stdout, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
-    }
-    printf("],\"pv_kind\":");
-    pb_json_string(stdout, r->pv_kind ? r->pv_kind : "");
-    printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"threads\":%d", (unsigned long long)r->nodes,
-           r->seconds, r->rate, r->threads);
-    if (cs) print_cluster_json(cs);
-    printf(",\"algo\":\"%s\"", r->algo == PB_ALGO_PN ? "pn" : "ab");
-    if (r->algo == PB_ALGO_PN) printf(",\"root_pn\":%llu,\"root_dn\":%llu", (unsigned long long)r->root_pn,
-                                      (unsigned long long)r->root_dn);
-    printf(",\"table\":{\"bytes\":%zu,\"slots\":%zu,\"used\":%zu,\"probes\":%llu,\"hits\":%llu,\"stores\":%llu,"
-           "\"replaced\":%llu},\"peak_memory_bytes\":%zu}\n",
-           r->tt_bytes, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits,
-           (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced, r->peak_rss);
+    pb_json_object(j, "table");
+    pb_json_uint(j, "bytes", r->tt_bytes);
+    pb_json_uint(j, "slots", r->tt_slots);
+    pb_json_uint(j, "used", r->tt_used);
+    pb_json_uint(j, "probes", r->tt.probes);
+    pb_json_uint(j, "hits", r->tt.hits);
+    pb_json_uint(j, "stores", r->tt.stores);
+    pb_json_uint(j, "replaced", r->tt.replaced);
+    pb_json_end(j);
+    pb_json_uint(j, "peak_memory_bytes", r->peak_rss);
+    pb_json_end(j);
 }
 
 /* --all-routes: one route with its value, printed as it comes. */
@@ -278,9 +303,12 @@ static int print_route(void *ctx, const pb_route *rt, int value) {
     char buf[4096];
     pb_route_format(sh->f, rt->nodes, rt->len, rt->kick, buf, sizeof buf);
     if (sh->json) {
-        printf("%s{\"route\":", sh->nroutes ? "," : "{\"all_routes\":[");
-        pb_json_string(stdout, buf);
-        printf(",\"value\":\"%s\"}\n", pb_value_name(value));
+        if (!sh->nroutes) pb_json_init(&sh->j, stdout), pb_json_object(&sh->j, NULL), pb_json_array(&sh->j, "all_routes");
+        pb_json_object(&sh->j, NULL);
+        pb_json_str(&sh->j, "route", buf);
+        pb_json_str(&sh->j, "value", pb_value_name(value));
+        pb_json_end(&sh->j);
+        putchar('\n'); /* one route per line: the stream can be read as it comes */
     } else {
         if (!sh->nroutes) printf("every first turn, with its value for the player to move:\n");
         printf("  %-28s %s\n", buf, pb_value_name(value));
@@ -337,7 +365,7 @@ static int solve_line(void *ctx, const pb_field *f, pb_game *g, int line) {
             pb_json_bool(&j, "game_over", 1);
             pb_json_str(&j, "result", res);
         } else {
-            pb_json_str(&j, "to_move", player_key(g->pos.to_move));
+            pb_json_str(&j, "to_move", pb_cli_player_key(g->pos.to_move));
             pb_json_str(&j, "value", pb_value_name(value));
             pb_json_str(&j, "best", len ? route : NULL);
             pb_json_uint(&j, "nodes", nodes);
@@ -380,6 +408,10 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_FLAG("first-turns", &show.first_turns,
                     "also the value of every first-turn class (the routes that lead to\n"
                     "one position or to its left-right mirror image)"),
+        PB_OPT_FLAG("shortest", &show.shortest,
+                    "also the distance to the end: the fastest win against the longest\n"
+                    "defence, in turns, with a line that realises it (one thread;\n"
+                    "slower than the value alone)"),
         PB_OPT_FLAG("all-routes", &show.all_routes, "also every first turn (route) with its value, printed as found"),
         PB_OPT_THREADS(o, "search threads (default 1)"),
         PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
@@ -418,6 +450,7 @@ int cmd_solve(int argc, char **argv) {
     if (prc != PB_CLI_GO) return prc;
     /* Proof-number search proves far faster (results/bench_solve.md);
      * the cluster solve and batches run alpha-beta. */
+    const char *algo_asked = algo; /* --shortest has a search of its own: no --algo pn */
     if (!algo) algo = o.mpi || o.batch ? "ab" : "pn";
     if (strcmp(algo, "ab") && strcmp(algo, "pn"))
         return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", algo);
@@ -436,6 +469,12 @@ int cmd_solve(int argc, char **argv) {
     if (show.all_routes && o.mpi) {
         pb_field_free(f);
         return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
+    }
+    if (show.shortest && (o.batch || o.match || o.mpi || o.checkpoint || show.all_routes || show.first_turns ||
+                          (algo_asked && !strcmp(algo_asked, "pn")))) {
+        pb_field_free(f);
+        return pb_fail(PB_EXIT_USAGE, "--shortest goes with none of --batch, --match, --mpi, --checkpoint, "
+                                      "--first-turns, --all-routes, --algo pn");
     }
     if (o.batch && (show.all_routes || show.first_turns)) {
         pb_field_free(f);
@@ -480,13 +519,22 @@ int cmd_solve(int argc, char **argv) {
         char buf[128];
         pb_game_result(&g, buf, sizeof buf);
         if (o.json) {
-            printf("{");
-            pb_cli_json_version_keys(stdout);
-            printf(",\"game_over\":true,\"result\":");
-            pb_json_string(stdout, buf);
-            printf("}\n");
+            pb_json j;
+            pb_json_init(&j, stdout);
+            pb_json_object(&j, NULL);
+            pb_cli_json_version(&j);
+            pb_json_bool(&j, "game_over", 1);
+            pb_json_str(&j, "result", buf);
+            pb_json_end(&j);
         } else printf("the game is over: %s\n", buf);
         rc = PB_EXIT_OK;
+        goto end;
+    }
+    if (show.shortest) {
+        struct sigaction old[2];
+        catch_signals(old);
+        rc = pb_cli_solve_shortest(&o, f, &g, &solve_interrupted);
+        restore_signals(old);
         goto end;
     }
     solve_ckpt ck;

@@ -6,6 +6,7 @@
 #include "../solver/diagram.h"
 #include "../solver/search.h"
 #include "../tablebase/line.h"
+#include "../solver/container.h"
 #include "../tablebase/tablebase.h"
 #include "../solver/json.h"
 #include "cli.h"
@@ -54,6 +55,8 @@ static int tb_build(int argc, char **argv, int estimate_only) {
         PB_OPT_THREADS(o, "OpenMP threads"),
         PB_OPT_MEMORY(o, "budget for the layers in memory; over it the build stops\n"
                          "(exit status 4) keeping its finished layers: rerun to go on"),
+        PB_OPT_TIME_LIMIT(o, "stop between layers after SECONDS (exit 3), keeping the\n"
+                             "finished layers: rerun to go on"),
         PB_OPT_JSON(o), PB_OPT_QUIET(o), PB_OPT_END};
     const pb_option estimate_options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_END};
     const pb_command build = {"tb build", "[options] --out FILE [RECORD-FILE|-]",
@@ -68,13 +71,15 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     int rc = pb_cli_begin(estimate_only ? &estimate : &build, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
     rc = PB_EXIT_OK;
-    if (f->spec.rules == PB_RULES_TRIPLE) {
+    if (!pb_turns_are_steps(f)) {
         rc = pb_fail(PB_EXIT_USAGE, "tablebases are built for book and hockey only: triple turns have no layering "
                                     "in which every turn goes one layer deeper (docs/tablebase.md)");
     } else if (g.end != PB_END_NONE) {
         rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to tabulate");
     } else if (!estimate_only && !o.out) {
         rc = pb_fail(PB_EXIT_USAGE, "tb build needs --out FILE");
+    } else if (!estimate_only && !pb_container_replaceable(o.out)) {
+        rc = pb_fail(PB_EXIT_USAGE, "--out %s: not a regular file (it would be replaced, not written)", o.out);
     }
     if (rc != PB_EXIT_OK || estimate_only) {
         if (rc == PB_EXIT_OK) print_estimate(f, &g.pos, stdout);
@@ -88,10 +93,11 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     bo.threads = o.threads;
     bo.memory = o.memory ? pb_parse_size(o.memory) : 0;
     bo.progress = o.quiet ? NULL : stderr;
+    bo.time_limit = o.time_limit;
     pb_tb_build_result res;
     pb_tb_status st = pb_tb_build(f, &g.pos, o.out, &bo, &res);
     if (st != PB_TB_OK) {
-        rc = pb_fail(st == PB_TB_BAD ? PB_EXIT_USAGE : st == PB_TB_MEMORY ? PB_EXIT_MEMORY : PB_EXIT_WRITE, "%s",
+        rc = pb_fail(st == PB_TB_BAD ? PB_EXIT_USAGE : st == PB_TB_MEMORY ? PB_EXIT_MEMORY : st == PB_TB_STOPPED ? PB_EXIT_STOPPED : PB_EXIT_WRITE, "%s",
                      res.message);
     } else {
         char desc[128], vb[32];

@@ -110,12 +110,14 @@ static int turn_walk_small(const pb_field *f) { return f->nempty <= 4 && f->spec
 static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_visitor *tv,
                       const pb_stepwalk_visitor *sv, pb_proofs_field *pf, pb_proofs_result *res, const char *what,
                       const char *what_turn) {
-    pb_walk_limits lim = {o->max_depth, o->max_positions ? o->max_positions : 16000000,
-                          o->max_seconds > 0 ? o->max_seconds : 120.0};
+    double t0 = pb_walk_now(), cap = o->max_seconds > 0 ? o->max_seconds : 120.0;
+    /* The run's deadline cuts the field's cap: a walk past it is not
+     * complete, and its field says so (no verdict rests on it). */
+    if (o->deadline > 0 && o->deadline - t0 < cap) cap = o->deadline - t0 > 1e-6 ? o->deadline - t0 : 1e-6;
+    pb_walk_limits lim = {o->max_depth, o->max_positions ? o->max_positions : 16000000, cap};
     pb_game g;
     pb_position start;
     int d0, stopped = 0, step_complete = 0, turn_complete = 0;
-    double t0 = pb_walk_now();
     if (sv && o->max_depth <= 0) {
         pb_stepwalk w;
         pb_claim_walk_start(o, f, &g, &start, &d0);

@@ -50,58 +50,56 @@ void pb_proofs_print(FILE *out, const pb_proofs_result *res) {
     fprintf(out, "summary    %s\n", res->summary);
 }
 
-void pb_proofs_print_json(FILE *out, const pb_proofs_result *res) {
-    pb_json j;
+void pb_proofs_json(pb_json *j, const pb_proofs_result *res) {
     char d[40];
-    pb_json_init(&j, out);
-    pb_json_object(&j, NULL);
-    pb_json_str(&j, "claim", res->claim);
-    pb_json_str(&j, "statement", res->statement);
-    pb_json_str(&j, "method", res->method);
-    pb_json_str(&j, "verdict", pb_verdict_name(res->verdict));
-    pb_json_array(&j, "fields");
+    pb_json_object(j, NULL);
+    pb_json_str(j, "claim", res->claim);
+    pb_json_str(j, "statement", res->statement);
+    pb_json_str(j, "method", res->method);
+    pb_json_str(j, "verdict", pb_verdict_name(res->verdict));
+    pb_json_array(j, "fields");
     for (int i = 0; i < res->nfields; i++) {
         const pb_proofs_field *pf = &res->fields[i];
         spec_desc(&pf->spec, d, sizeof d);
-        pb_json_object(&j, NULL);
-        pb_json_str(&j, "field", d);
-        pb_json_bool(&j, "complete", pf->complete);
-        pb_json_bool(&j, "failed", pf->failed);
-        pb_json_num(&j, "seconds", "%.3f", pf->seconds);
+        pb_json_object(j, NULL);
+        pb_json_str(j, "field", d);
+        pb_json_bool(j, "complete", pf->complete);
+        pb_json_bool(j, "failed", pf->failed);
+        pb_json_num(j, "seconds", "%.3f", pf->seconds);
         if (pf->stepwalk) {
-            pb_json_object(&j, "step_walk");
-            pb_json_int(&j, "levels", pf->step_levels);
-            pb_json_uint(&j, "states", pf->states);
-            pb_json_uint(&j, "steps", pf->steps);
-            pb_json_uint(&j, "finishing_steps", pf->fsteps);
-            pb_json_uint(&j, "games", pf->step_games);
-            pb_json_end(&j);
+            pb_json_object(j, "step_walk");
+            pb_json_int(j, "levels", pf->step_levels);
+            pb_json_uint(j, "states", pf->states);
+            pb_json_uint(j, "steps", pf->steps);
+            pb_json_uint(j, "finishing_steps", pf->fsteps);
+            pb_json_uint(j, "games", pf->step_games);
+            pb_json_end(j);
         }
         if (pf->turnwalk) {
-            pb_json_object(&j, "turn_walk");
-            pb_json_int(&j, "depth", pf->depth);
-            pb_json_uint(&j, "positions", pf->positions);
-            pb_json_uint(&j, "routes", pf->routes);
-            pb_json_uint(&j, "finishing_routes", pf->finished);
-            pb_json_uint(&j, "games", pf->games);
-            pb_json_raw(&j, "agrees", pf->xcheck > 0 ? "true" : pf->xcheck < 0 ? "false" : "null");
-            pb_json_end(&j);
+            pb_json_object(j, "turn_walk");
+            pb_json_int(j, "depth", pf->depth);
+            pb_json_uint(j, "positions", pf->positions);
+            pb_json_uint(j, "routes", pf->routes);
+            pb_json_uint(j, "finishing_routes", pf->finished);
+            pb_json_uint(j, "games", pf->games);
+            pb_json_raw(j, "agrees", pf->xcheck > 0 ? "true" : pf->xcheck < 0 ? "false" : "null");
+            pb_json_end(j);
         }
-        if (!pf->stepwalk && !pf->turnwalk) pb_json_uint(&j, "count", pf->positions ? pf->positions : pf->routes);
-        pb_json_bool(&j, "games_overflow", pf->games_overflow);
-        pb_json_str(&j, "note", pf->note);
-        pb_json_end(&j);
+        if (!pf->stepwalk && !pf->turnwalk) pb_json_uint(j, "count", pf->positions ? pf->positions : pf->routes);
+        pb_json_bool(j, "games_overflow", pf->games_overflow);
+        pb_json_str(j, "note", pf->note);
+        pb_json_end(j);
     }
-    pb_json_end(&j);
-    pb_json_str(&j, "summary", res->summary);
+    pb_json_end(j);
+    pb_json_str(j, "summary", res->summary);
     if (res->has_cx) {
         spec_desc(&res->cx_spec, d, sizeof d);
-        pb_json_object(&j, "counterexample");
-        pb_json_str(&j, "field", d);
-        pb_json_str(&j, "what", res->cx_what);
-        pb_json_str(&j, "record", res->cx_record ? res->cx_record : "");
-        pb_json_bool(&j, "from_start", res->cx_from_start);
-        pb_json_end(&j);
+        pb_json_object(j, "counterexample");
+        pb_json_str(j, "field", d);
+        pb_json_str(j, "what", res->cx_what);
+        pb_json_str(j, "record", res->cx_record ? res->cx_record : "");
+        pb_json_bool(j, "from_start", res->cx_from_start);
+        pb_json_end(j);
     }
-    pb_json_end(&j);
+    pb_json_end(j);
 }

@@ -83,6 +83,7 @@ typedef struct pb_proofs_opts {
     int max_depth;                /* turns; 0 = until every game ends */
     size_t max_positions;         /* per field; 0 = default cap */
     double max_seconds;           /* per field; 0 = default cap */
+    double deadline;              /* pb_walk_now() time after which no walk goes on; 0 = none */
     const pb_position *start;     /* walk from this position (with one field) */
     int start_turns;              /* turns made before *start */
     const pb_game *start_game;    /* or from the end of this game (gives full records) */
@@ -139,6 +140,8 @@ long pb_proofs_count_empty(const pb_field_spec *s);
 
 /* Writes res as text or JSON. */
 void pb_proofs_print(FILE *out, const pb_proofs_result *res);
-void pb_proofs_print_json(FILE *out, const pb_proofs_result *res);
+/* The JSON object of res, as one item of the array j is in. */
+struct pb_json;
+void pb_proofs_json(struct pb_json *j, const pb_proofs_result *res);
 
 #endif

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs Paperball's build and test dependencies from Debian's packages.
 set -euo pipefail
-# chromium and nodejs: the replayer's browser test (tests/cli/browser.sh).
-pkgs="build-essential cmake pkg-config libgmp-dev libzstd-dev libxxhash-dev libcmocka-dev libopenmpi-dev openmpi-bin librsvg2-bin chromium nodejs"
+# chromium and nodejs: the replayer's browser test (tests/cli/browser.sh);
+# clang-format: the style check of .ci/run (scripts/format.sh).
+pkgs="build-essential cmake pkg-config clang-format libgmp-dev libzstd-dev libxxhash-dev libcmocka-dev libopenmpi-dev openmpi-bin librsvg2-bin chromium nodejs"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -128,4 +128,4 @@ static int bounce_play(const pb_field *f, pb_position *p, const int16_t *nodes, 
 /* Every step draws a new segment. */
 static int bounce_max_route(const pb_field *f) { return f->nsegments + 1; }
 
-const pb_ruleset pb_bounce_rules = {bounce_foreach, bounce_play, bounce_max_route};
+const pb_ruleset pb_bounce_rules = {bounce_foreach, bounce_play, bounce_max_route, 1, "single steps"};

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -71,7 +72,16 @@ static void writer_free(pb_cwriter *w) {
     free(w->path), free(w->tmp), free(w);
 }
 
+int pb_container_replaceable(const char *path) {
+    struct stat st;
+    return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
 pb_cwriter *pb_container_create(const char *path, const pb_container_meta *m, char *err, size_t errlen) {
+    if (!pb_container_replaceable(path)) {
+        snprintf(err, errlen, "cannot write %s: not a regular file (it would be replaced, not written)", path);
+        return NULL;
+    }
     pb_cwriter *w = calloc(1, sizeof *w);
     size_t n = strlen(path);
     w->path = strdup(path);
@@ -138,6 +148,7 @@ int pb_container_commit(pb_cwriter *w, char *err, size_t errlen) {
     if (!w->bad && (fflush(w->fp) || fsync(fileno(w->fp)))) w->bad = errno ? errno : EIO;
     if (fclose(w->fp) && !w->bad) w->bad = errno ? errno : EIO;
     w->fp = NULL;
+    if (!w->bad && !pb_container_replaceable(w->path)) w->bad = EEXIST;
     if (!w->bad && rename(w->tmp, w->path)) w->bad = errno ? errno : EIO;
     if (w->bad) {
         snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(w->bad));

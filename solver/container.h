@@ -53,6 +53,11 @@ typedef struct pb_cwriter pb_cwriter;
 typedef struct pb_creader pb_creader;
 
 /* Opens "<path>.tmp" and writes the header.  NULL with a message in err. */
+/* A path a writer may rename over: missing, or a regular file.  A rename
+ * over anything else (a device such as /dev/full, a pipe, a directory)
+ * would replace it, not write into it: pb_container_create refuses it. */
+int pb_container_replaceable(const char *path);
+
 pb_cwriter *pb_container_create(const char *path, const pb_container_meta *m, char *err, size_t errlen);
 /* Appends a block (compress: zstd at level `compress`, 0 = raw).  0, or -1
  * (the writer remembers the failure; commit reports it). */

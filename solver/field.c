@@ -87,10 +87,6 @@ int pb_field_spec_check(const pb_field_spec *sp, char *err, size_t errlen) {
         snprintf(err, errlen, "a setback applies to hockey only (rules %s)", pb_rules_name(sp->rules));
         return -1;
     }
-    if (sp->rules == PB_RULES_TRIPLE && W > L) {
-        snprintf(err, errlen, "bad field (%d;%d;%d) for triple: goals stand on the short sides, so the width must not exceed the length", G, W, L);
-        return -1;
-    }
     return 0;
 }
 

@@ -319,7 +319,7 @@ static void count_from(counter *c, const pb_position *p, int k, uint64_t mult) {
 /* count_from without the memo. */
 static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult) {
     const pb_field *f = c->f;
-    if (k == c->maxdepth - 1 && f->spec.rules != PB_RULES_TRIPLE) {
+    if (k == c->maxdepth - 1 && pb_turns_are_steps(f)) {
         uint64_t routes = 0, ends = 0, n, v[2];
         long budget = BULK_BUDGET;
         uint64_t key[PB_MAX_WORDS + 1];
@@ -431,7 +431,7 @@ static void dfs_steps(const pb_field *f, pb_position *p, int d, step_counts *c) 
 }
 
 uint64_t pb_perft_steps(const pb_field *f, pb_position *p, int d) {
-    assert(f->spec.rules != PB_RULES_TRIPLE);
+    assert(pb_turns_are_steps(f));
     step_counts c = {0, 0};
     if (d > 0) dfs_steps(f, p, d, &c);
     return c.steps;
@@ -451,7 +451,7 @@ static int dfs_route(void *c, const pb_field *f, pb_position *after, const pb_ro
 
 uint64_t pb_perft_dfs(const pb_field *f, pb_position *p, int d) {
     if (d == 0) return 1;
-    if (f->spec.rules != PB_RULES_TRIPLE) {
+    if (pb_turns_are_steps(f)) {
         step_counts c = {0, 0};
         dfs_steps(f, p, d, &c);
         return c.sequences;

@@ -15,6 +15,10 @@ typedef struct pb_ruleset {
                 char *err, size_t errlen);
     /* The most nodes a route can have on f. */
     int (*max_route)(const pb_field *f);
+    /* A turn is a chain of single steps (pb_step): see pb_turns_are_steps. */
+    int steps;
+    /* What one search node is, in words ("single steps", "plies"). */
+    const char *unit;
 } pb_ruleset;
 
 extern const pb_ruleset pb_bounce_rules;   /* book and hockey: bounce.c */

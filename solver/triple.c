@@ -440,4 +440,4 @@ int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int 
 
 static int triple_max_route(const pb_field *f) { return pb_triple_max_route(f); }
 
-const pb_ruleset pb_triple_rules = {pb_triple_foreach, pb_triple_play, triple_max_route};
+const pb_ruleset pb_triple_rules = {pb_triple_foreach, pb_triple_play, triple_max_route, 0, "plies"};

@@ -30,6 +30,10 @@ int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int l
 
 int pb_route_max(const pb_field *f) { return ruleset_of(f)->max_route(f); }
 
+int pb_turns_are_steps(const pb_field *f) { return ruleset_of(f)->steps; }
+
+const char *pb_search_unit(const pb_field *f) { return ruleset_of(f)->unit; }
+
 char *pb_route_format(const pb_field *f, const int16_t *nodes, int len, int kick, char *buf, size_t buflen) {
     size_t n = 0;
     char nb[8];

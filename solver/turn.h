@@ -53,4 +53,13 @@ char *pb_route_format(const pb_field *f, const int16_t *nodes, int len, int kick
 /* The most nodes a route can have on f (for sizing a node buffer). */
 int pb_route_max(const pb_field *f);
 
+/* Whether f's turns are chains of single steps (pb_step: the bounce rules
+ * of book and hockey).  Such a turn that does not end the game stops on
+ * exactly one newly occupied node, which the step-level walks and counters
+ * and the tablebases' layers rely on.  0 for triple (three-link moves and
+ * free-kick chains, docs/rules.md §3). */
+int pb_turns_are_steps(const pb_field *f);
+/* What one node of a search on f is, in words: "single steps" or "plies". */
+const char *pb_search_unit(const pb_field *f);
+
 #endif

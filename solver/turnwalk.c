@@ -359,7 +359,7 @@ static void begin(pb_turnwalk *tw, const pb_position *p) {
 long pb_turn_outcomes(pb_turnwalk *tw, const pb_position *p, pb_outcome_fn fn, void *ctx) {
     const pb_field *f = tw->f;
     begin(tw, p);
-    if (f->spec.rules == PB_RULES_TRIPLE) {
+    if (!pb_turns_are_steps(f)) {
         if (pb_routes_foreach(f, &tw->work, add_ply, tw) < 0) return PB_TURNWALK_TOO_BIG;
     } else if (walk_layers(tw, p, 0)) {
         return PB_TURNWALK_TOO_BIG;
@@ -399,7 +399,7 @@ static int ply_scores(void *ctx, const pb_field *f, pb_position *after, const pb
 int pb_turn_can_score(pb_turnwalk *tw, const pb_position *p) {
     const pb_field *f = tw->f;
     begin(tw, p);
-    if (f->spec.rules == PB_RULES_TRIPLE) {
+    if (!pb_turns_are_steps(f)) {
         score_ctx c = {p->to_move, 0};
         pb_routes_foreach(f, &tw->work, ply_scores, &c);
         return c.found;

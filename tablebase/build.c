@@ -34,6 +34,7 @@
 
 #include "container.h"
 #include "tablebase.h"
+#include "turn.h"
 #include "turnwalk.h"
 
 #define KIND_KEYS "TBLK"
@@ -352,6 +353,15 @@ static double cpu_now(void) {
 
 static double cpu_now(void);
 
+/* Whether the time limit has passed (after layer d of the pass `how` was
+ * kept on disk); if so, says where in res. */
+static int out_of_time(const builder *b, const pb_tb_build_opts *o, pb_tb_build_result *res, int d, const char *how) {
+    if (o->time_limit <= 0 || omp_get_wtime() - b->t0 < o->time_limit) return 0;
+    snprintf(res->message, sizeof res->message,
+             "stopped by the time limit after layer %d (%s); its layer files are kept: rerun to go on", d, how);
+    return 1;
+}
+
 static void progress(builder *b, int d, const pb_tb_layer *L, const char *how) {
     if (!b->o->progress) return;
     fprintf(b->o->progress, "tb: layer %d: %llu classes (%s), %.1f s, %.1f s of CPU, %.1f MiB\n", d,
@@ -398,7 +408,7 @@ static pb_tb_status write_final(builder *b, int d0, int dmax, const uint64_t *ro
 pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char *out, const pb_tb_build_opts *o,
                          pb_tb_build_result *res) {
     memset(res, 0, sizeof *res);
-    if (f->spec.rules == PB_RULES_TRIPLE) {
+    if (!pb_turns_are_steps(f)) {
         snprintf(res->message, sizeof res->message,
                  "tablebases are built for book and hockey only: triple turns have no layering in which every "
                  "turn goes one layer deeper (docs/tablebase.md)");
@@ -470,6 +480,10 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
             }
             progress(&b, d + 1, &next, "forward");
         }
+        if (next.n && out_of_time(&b, o, res, d + 1, "forward")) {
+            release(&b, &cur), release(&b, &next);
+            return PB_TB_STOPPED;
+        }
         if (cur.n > res->widest_classes) res->widest_classes = cur.n, res->widest_layer = d;
         res->classes += cur.n;
         release(&b, &cur);
@@ -515,6 +529,7 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
             if (st == PB_TB_OK)
                 progress(&b, d, &L, "backward");
         }
+        if (st == PB_TB_OK && d > d0 && out_of_time(&b, o, res, d, "backward")) st = PB_TB_STOPPED;
         release(&b, &next);
         next = L;
         if (atomic_load(&b.peak) > res->peak_memory) res->peak_memory = atomic_load(&b.peak);

@@ -6,6 +6,7 @@
 
 #include "container.h"
 #include "tablebase.h"
+#include "turn.h"
 
 /* Entries per block: large enough for zstd to find the key's regularities,
  * small enough to decode one block at a time. */
@@ -149,7 +150,7 @@ pb_tb *pb_tb_open(const char *path, int whole, char *err, size_t errlen) {
     tb->f = pb_field_new(&m->spec, ferr, sizeof ferr);
     uint32_t tag;
     size_t len;
-    int ok = tb->f && tb->f->nsegments == m->nsegments && tb->f->spec.rules != PB_RULES_TRIPLE;
+    int ok = tb->f && tb->f->nsegments == m->nsegments && pb_turns_are_steps(tb->f);
     if (!ok) snprintf(err, errlen, "%s: names a field or rule set that cannot have a tablebase", path);
     if (ok) {
         pb_tb_keyfmt_init(&tb->k, tb->f);

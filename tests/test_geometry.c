@@ -122,9 +122,12 @@ static void test_bad_fields(void **state) {
     expect_bad(PB_RULES_BOOK, "a;b;c", 0, "expected G;W;L");
     expect_bad(PB_RULES_BOOK, "2;32;8", 0, "at most 30");
     expect_bad(PB_RULES_HOCKEY, "2;8;4", 2, "at least 2S+2");
-    expect_bad(PB_RULES_TRIPLE, "2;8;6", 0, "must not exceed the length");
+    expect_bad(PB_RULES_TRIPLE, "8;6;8", 0, "wider than the field");
     pb_field_spec sp;
     char err[100];
+    /* Wider than long: allowed for every rule set (docs/rules.md §1). */
+    sp = (pb_field_spec){PB_RULES_TRIPLE, 2, 8, 6, 0, PB_DEAD_END_DRAW};
+    assert_int_equal(pb_field_spec_check(&sp, err, sizeof err), 0);
     assert_int_equal(pb_field_spec_parse("(2;6;8)", &sp, err, sizeof err), 0);
     assert_int_equal(sp.width, 6);
     assert_int_equal(pb_field_spec_parse("2,8,10", &sp, err, sizeof err), 0);

@@ -96,6 +96,7 @@ static void test_triple_start_tiny(void **state) {
     start_vs_ref(PB_RULES_TRIPLE, 2, 2, 2, 0, 0);
     start_vs_ref(PB_RULES_TRIPLE, 2, 2, 4, 0, 0);
     start_vs_ref(PB_RULES_TRIPLE, 2, 4, 4, 0, 0);
+    start_vs_ref(PB_RULES_TRIPLE, 2, 4, 2, 0, 0); /* wider than long */
 }
 
 /* Random positions of larger fields, late enough for the brute force. */
@@ -144,6 +145,7 @@ static void test_triple_random(void **state) {
     int seen = random_vs_ref(PB_RULES_TRIPLE, 2, 4, 6, 0, 0, 20, 31);
     seen |= random_vs_ref(PB_RULES_TRIPLE, 2, 6, 8, 0, 0, 20, 32);
     seen |= random_vs_ref(PB_RULES_TRIPLE, 2, 4, 4, 0, 0, 20, 33);
+    seen |= random_vs_ref(PB_RULES_TRIPLE, 2, 6, 4, 0, 0, 20, 34); /* wider than long */
     assert_true((seen & 1) && (seen & 4));
 }
 

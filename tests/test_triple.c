@@ -803,6 +803,10 @@ static void test_random_games_vs_ref(void **state) {
     random_games(2, 6, 6, 100, 5, &kicks, &refl, &nokick, &fin);
     random_games(2, 6, 8, 60, 3, &kicks, &refl, &nokick, &fin);
     random_games(4, 6, 6, 100, 4, &kicks, &refl, &nokick, &fin);
+    /* Fields wider than long: the rules allow them (docs/rules.md §1). */
+    random_games(2, 6, 4, 150, 6, &kicks, &refl, &nokick, &fin);
+    random_games(2, 8, 6, 80, 7, &kicks, &refl, &nokick, &fin);
+    random_games(4, 8, 2, 100, 8, &kicks, &refl, &nokick, &fin);
     print_message("kick chains seen %d, with a post reflection %d, no-kick ends %d, drawn stuck positions %d\n",
                   kicks, refl, nokick, fin);
     assert_true(kicks > 0);
@@ -859,6 +863,8 @@ static void test_perft_small_fields(void **state) {
     check_perft(2, 2, 4, 3);
     check_perft(2, 4, 4, 6); /* the whole game tree: it ends at depth 5 */
     check_perft(2, 4, 6, 3);
+    check_perft(2, 6, 4, 3); /* wider than long */
+    check_perft(2, 4, 2, 4);
     pb_field *f = field(2, 4, 4);
     pb_position p;
     pb_position_start(f, &p, PB_TOP);

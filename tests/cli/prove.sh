@@ -30,6 +30,12 @@ grep -q '^statement' out.txt && grep -q '^method' out.txt || fail "empty-count: 
 expect_status 0 "first-moves on (2;6;8)" "$pb" prove --claim first-moves --field 2,6,8
 grep -q 'holds' out.txt || fail "first-moves: not holding"
 
+# first-moves counts every first route, however many: on (2;4;2) as many as
+# `moves` lists (136, more than any fixed cap).
+"$pb" prove --claim first-moves --field 2,4,2 > out.txt 2>&1
+n=$("$pb" moves --field 2,4,2 | tail -n 1 | awk '{print $1}')
+grep -q "(2;4;2) $n routes" out.txt || fail "first-moves on (2;4;2): not $n routes: $(grep fields out.txt)"
+
 # The book's last-move claim fails on (2;2;2): a counterexample record and its SVG.
 mkdir -p cx
 expect_status 6 "last-move-red on (2;2;2)" "$pb" prove --claim last-move-red --field 2,2,2 --out cx
@@ -52,6 +58,18 @@ fi
 expect_status 0 "depth" "$pb" prove --claim moves-converted --field 2,2,4 --depth 2
 grep -q 'INCOMPLETE' out.txt || fail "depth: field not marked incomplete"
 grep -q '^verdict    open' out.txt || fail "depth: verdict not open"
+
+# A time limit: the walks cut short, the claims after it not started, exit 3;
+# the JSON names the claims not checked.  (The whole run takes minutes.)
+expect_status 3 "time limit" "$pb" prove --time-limit 0.5
+grep -q 'not checked (the time limit came first)' out.txt || fail "time limit: no claim reported as not checked"
+grep -q '^paperball: stopped by the time limit' err.txt || fail "time limit: no one-line note"
+expect_status 3 "time limit, json" "$pb" prove --time-limit 0.5 --json
+if command -v python3 >/dev/null; then
+    python3 -c 'import json; d=json.load(open("out.txt")); assert d["all_hold"] is False; assert d["not_checked"] >= 1' \
+        || fail "time limit json: not valid or wrong content"
+fi
+expect_status 2 "bad time limit" "$pb" prove --time-limit 0
 
 # The odd/even map (figure 4 of the book).
 expect_status 0 "odd map" "$pb" prove --odd --field 2,6,8 --svg odd.svg

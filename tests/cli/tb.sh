@@ -28,6 +28,15 @@ got=$("$pb" tb probe b.pbt --json | grep -o '"route"' | wc -l)
 check "probe lists every turn" "$nt" "$got"
 contains "probe text" "value        loss in 5 for Top" "$("$pb" tb probe b.pbt)"
 
+# A build stopped by its time limit (exit 3, checked between layers) keeps
+# its layers; the rerun goes on from them and writes the same file.
+rm -f tl.pbt*
+check "time limit (exit status 3)" 3 "$(status "$pb" tb build --field 2,2,4 --out tl.pbt --time-limit 0.000001 --quiet)"
+[ -e tl.pbt ] && fail "a stopped build wrote its file"
+ls tl.pbt.k* > /dev/null 2>&1 || fail "a stopped build kept no layer file"
+check "rerun after the time limit" 0 "$(status "$pb" tb build --field 2,2,4 --out tl.pbt --quiet)"
+cmp -s tl.pbt b.pbt || fail "the resumed build differs from the direct one"
+
 # Stats: per-layer counts and the longest forced win, drawn.
 "$pb" tb stats b.pbt --svg win.svg > stats.txt
 check "stats exit status" 0 $?
