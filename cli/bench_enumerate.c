@@ -11,7 +11,7 @@ typedef struct bench_field {
     const char *name;
     pb_rules rules;
     int g, w, l, s;
-    int depth;   /* -1: every game to its end */
+    int depth; /* -1: every game to its end */
 } bench_field;
 
 int pb_bench_enumerate(const pb_opts *o) {

@@ -20,17 +20,40 @@ typedef struct solve_pos {
     pb_rules rules;
     int g, w, l, s;
     const char *record;
-    int pn_only;          /* alpha-beta takes minutes here: proof-number search only */
+    int pn_only; /* alpha-beta takes minutes here: proof-number search only */
 } solve_pos;
 
 /* Records reached by random play (fixed once, so runs compare). */
 static const solve_pos solve_set[] = {
     {"book (2;4;4) start", PB_RULES_BOOK, 2, 4, 4, 0, "", 0},
     {"hockey (2;4;6) S=1 start", PB_RULES_HOCKEY, 2, 4, 6, 1, "", 0},
-    {"book (2;8;10) endgame", PB_RULES_BOOK, 2, 8, 10, 0, "e7-d8 d8-d7 d7-e6 e6-e7-d6 d6-d7-e7-f8 f8-e9 e9-d10 d10-e10 e10-f9 f9-f8-e8 e8-f9-e9-e8-d8-e9-d9 d9-e10-e9-f10 f10-e10-f11 f11-g12-g11 g11-f10-f11-g11-f12-f11-e11 e11-d12-c11 c11-d10-d9-e8-d7-c7 c7-d8-c8 c8-c7-c6 c6-d6-e6-f6 f6-e5 e5-e6-d5 d5-e5-f5 f5-f6-e7-e8-f7 f7-f6-g6 g6-f5-e6-f7-f8-g8 g8-f7-g6-g7 g7-g8-f9-f10-e11-f12-e12 e12-e11-d11 d11-e10-e11-d10-d11-e12-d12-d11-c12-c11-b12-a11-b10 b10-b9 b9-a10-b10-a9-b9-c8-d7-c6-d5-d6-e5-e4 e4-f5-g4 g4-g3 g3-f4 f4-e4-d3 d3-c2-b3 b3-b2-a3-b3-a4-b4 b4-c3 c3-d2-d3-c4 c4-b3-b4-c4-d5-e4-f3 f3-f2-g3-g2-f3-g4-f4-f3-g3-h4 h4-i3-h2-h3 h3-i4-h4-i5-h5 h5-g4-h3-h4-h5-g5 g5-f5-f4-g5-g4-h4-g5-g6-h5-h6 h6-i7-h7 h7-g7-f6-g5-h6-h7-i6-h6-g7-f8-g9 g9-g10 g10-h9", 0},
-    {"book (2;6;8) after 30 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4 e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3 c3-c2-d3-e3-d2 d2-e2-f3-e3-d4-c3-d2-d3-c3-c4-d3-e4-f4 f4-e5-f6-e7-d8 d8-c8 c8-d9 d9-e8 e8-d8-c9 c9-c10-d9-c9-b10-a9-b9 b9-a8-b7 b7-c8-c9-b9-b8 b8-b7-a7-b8-c7 c7-d8-e9", 0},
-    {"book (2;6;8) after 30 turns b", PB_RULES_BOOK, 2, 6, 8, 0, "d6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6", 0},
-    {"book (2;6;8) after 26 turns", PB_RULES_BOOK, 2, 6, 8, 0, "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6 f6-f7-g7-f6-e5-f4-f5-e4 e4-e3-d2 d2-c3 c3-c2-d2-d3 d3-c2-b3 b3-a3-b2-c3-b4 b4-b5-a4-b4-c5", 0},
+    {"book (2;8;10) endgame", PB_RULES_BOOK, 2, 8, 10, 0,
+     "e7-d8 d8-d7 d7-e6 e6-e7-d6 d6-d7-e7-f8 f8-e9 e9-d10 d10-e10 e10-f9 f9-f8-e8 e8-f9-e9-e8-d8-e9-d9 d9-e10-e9-f10 "
+     "f10-e10-f11 f11-g12-g11 g11-f10-f11-g11-f12-f11-e11 e11-d12-c11 c11-d10-d9-e8-d7-c7 c7-d8-c8 c8-c7-c6 "
+     "c6-d6-e6-f6 f6-e5 e5-e6-d5 d5-e5-f5 f5-f6-e7-e8-f7 f7-f6-g6 g6-f5-e6-f7-f8-g8 g8-f7-g6-g7 "
+     "g7-g8-f9-f10-e11-f12-e12 e12-e11-d11 d11-e10-e11-d10-d11-e12-d12-d11-c12-c11-b12-a11-b10 b10-b9 "
+     "b9-a10-b10-a9-b9-c8-d7-c6-d5-d6-e5-e4 e4-f5-g4 g4-g3 g3-f4 f4-e4-d3 d3-c2-b3 b3-b2-a3-b3-a4-b4 b4-c3 c3-d2-d3-c4 "
+     "c4-b3-b4-c4-d5-e4-f3 f3-f2-g3-g2-f3-g4-f4-f3-g3-h4 h4-i3-h2-h3 h3-i4-h4-i5-h5 h5-g4-h3-h4-h5-g5 "
+     "g5-f5-f4-g5-g4-h4-g5-g6-h5-h6 h6-i7-h7 h7-g7-f6-g5-h6-h7-i6-h6-g7-f8-g9 g9-g10 g10-h9",
+     0},
+    {"book (2;6;8) after 30 turns", PB_RULES_BOOK, 2, 6, 8, 0,
+     "d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4 "
+     "e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3 "
+     "c3-c2-d3-e3-d2 d2-e2-f3-e3-d4-c3-d2-d3-c3-c4-d3-e4-f4 f4-e5-f6-e7-d8 d8-c8 c8-d9 d9-e8 e8-d8-c9 "
+     "c9-c10-d9-c9-b10-a9-b9 b9-a8-b7 b7-c8-c9-b9-b8 b8-b7-a7-b8-c7 c7-d8-e9",
+     0},
+    {"book (2;6;8) after 30 turns b", PB_RULES_BOOK, 2, 6, 8, 0,
+     "d6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 "
+     "e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 "
+     "e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 "
+     "c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6",
+     0},
+    {"book (2;6;8) after 26 turns", PB_RULES_BOOK, 2, 6, 8, 0,
+     "d6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 "
+     "b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 "
+     "f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6 f6-f7-g7-f6-e5-f4-f5-e4 e4-e3-d2 d2-c3 c3-c2-d2-d3 d3-c2-b3 "
+     "b3-a3-b2-c3-b4 b4-b5-a4-b4-c5",
+     0},
 };
 
 static double cpu_seconds(void) {
@@ -47,11 +70,16 @@ typedef struct config {
 
 /* Proof-number search (the default) and its parts, then alpha-beta. */
 static const config configs[] = {
-    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0},          {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0},
-    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0},      {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0},
-    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1},       {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0},
-    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0}, {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0},
-    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0},      {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0},
+    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0},
+    {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0},
+    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0},
+    {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0},
+    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1},
+    {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0},
+    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0},
+    {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0},
+    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0},
+    {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0},
     {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1},
 };
 
@@ -218,7 +246,6 @@ int pb_bench_signature(const pb_opts *o) {
     return PB_EXIT_OK;
 }
 
-
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;
     size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : (size_t)64 << 20;
@@ -227,8 +254,8 @@ int pb_bench_solve(const pb_opts *o) {
         pb_bench_json_begin(&j, "solve", nthreads);
         pb_json_array(&j, "positions");
     } else
-        printf("%-30s %-18s %6s %12s %9s %9s %10s\n", "position", "configuration", "value", "nodes", "wall s",
-               "cpu s", "Mnodes/s");
+        printf("%-30s %-18s %6s %12s %9s %9s %10s\n", "position", "configuration", "value", "nodes", "wall s", "cpu s",
+               "Mnodes/s");
     int rc = PB_EXIT_OK;
     for (size_t k = 0; k < sizeof solve_set / sizeof solve_set[0]; k++) {
         const solve_pos *b = &solve_set[k];

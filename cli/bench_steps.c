@@ -76,7 +76,8 @@ int pb_bench_steps(const pb_opts *o) {
         pb_json_num(&j, "wall_seconds", "%.3f", total_w);
         pb_json_num(&j, "steps_per_second", "%.0f", total / total_t);
         pb_json_end(&j);
-    } else printf("%-28s %6s %14llu %9.3f %9.3f %14.0f\n", "total (one core)", "", (unsigned long long)total, total_t,
-                total_w, total / total_t);
+    } else
+        printf("%-28s %6s %14llu %9.3f %9.3f %14.0f\n", "total (one core)", "", (unsigned long long)total, total_t,
+               total_w, total / total_t);
     return PB_EXIT_OK;
 }

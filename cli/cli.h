@@ -29,14 +29,14 @@ typedef struct pb_opts {
     pb_field_spec spec;
     int field_given, setback_given, dead_end_given;
     const char *record, *record_file, *first;
-    const char *batch;    /* --batch FILE: one record per line (cli/batch.c) */
-    int depth;            /* -1: not given */
-    int threads;          /* 0: not given */
+    const char *batch; /* --batch FILE: one record per line (cli/batch.c) */
+    int depth;         /* -1: not given */
+    int threads;       /* 0: not given */
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
-    int mpi;              /* --mpi: the cluster mode (cli/cluster.h) */
-    int match;            /* --match: triple match play (cli/match.c) */
+    int mpi;   /* --mpi: the cluster mode (cli/cluster.h) */
+    int match; /* --match: triple match play (cli/match.c) */
     const char *svg, *html, *memory, *claim, *checkpoint, *out;
-    double time_limit;    /* seconds; 0: none */
+    double time_limit; /* seconds; 0: none */
     int nargs;
     const char *args[PB_MAX_ARGS];
 } pb_opts;
@@ -60,7 +60,7 @@ typedef struct pb_option {
     const char *help;  /* NULL: a hidden alias */
     pb_arg kind;
     void *target;
-    int lo, hi;        /* PB_ARG_INT */
+    int lo, hi; /* PB_ARG_INT */
     /* PB_ARG_CUSTOM: stores the value; -1 after printing the error. */
     int (*parse)(void *target, const char *name, const char *value);
 } pb_option;
@@ -198,7 +198,6 @@ const char *pb_cli_player_key(int player);
  * (PB_UNKNOWN: "unknown (<unknown>)"). */
 void pb_cli_print_head(const pb_field *f, const pb_game *g, int value, const char *unknown);
 
-
 /* The program's version and the commit it was built from ("unknown"
  * outside a git checkout). */
 const char *pb_cli_version(void);
@@ -215,7 +214,6 @@ int cmd_enumerate(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tb(int argc, char **argv);
-
 
 /* --match (cli/match.c): the match versions of solve, moves, perft and
  * enumerate, given the loaded match game g.  Each returns the exit status. */

@@ -12,16 +12,16 @@
 /* The counts of a cluster solve, plain data (printed without MPI):
  * what one process did, */
 typedef struct pb_cluster_rank {
-    double idle, busy;               /* seconds waiting for a message, solving jobs */
+    double idle, busy; /* seconds waiting for a message, solving jobs */
     uint64_t nodes, jobs, messages, bytes;
 } pb_cluster_rank;
 
 /* and what the whole solve did (on rank 0). */
 typedef struct pb_cluster_stats {
     int nranks;
-    pb_jobs_stats jobs;              /* the top graph (solver/jobs.h) */
-    double rank0_cpu;                /* CPU seconds of rank 0 in the top search */
-    pb_cluster_rank *ranks;          /* nranks entries; owned */
+    pb_jobs_stats jobs;     /* the top graph (solver/jobs.h) */
+    double rank0_cpu;       /* CPU seconds of rank 0 in the top search */
+    pb_cluster_rank *ranks; /* nranks entries; owned */
 } pb_cluster_stats;
 
 #ifdef PB_HAVE_MPI
@@ -32,7 +32,7 @@ typedef struct pb_cluster_stats {
 /* This process in MPI_COMM_WORLD. */
 typedef struct pb_cluster {
     int rank, nranks;
-    const pb_field *field;   /* of the enumeration (for pb_enum_owner) */
+    const pb_field *field; /* of the enumeration (for pb_enum_owner) */
 } pb_cluster;
 
 /* MPI_Init (threads funneled: OpenMP threads never call MPI) and the
@@ -49,14 +49,14 @@ void pb_cluster_enum_dist(pb_cluster *c, const pb_field *f, pb_enum_dist *d);
 
 /* The options of a cluster solve. */
 typedef struct pb_cluster_solve_opts {
-    size_t hash_bytes;               /* the table of each process; 0 = pb_solve_default_hash */
-    int threads;                     /* OpenMP threads of each worker */
-    int first_turns;                 /* also every first-turn class's value */
-    uint64_t job_nodes;              /* node budget of one job */
-    double time_limit;               /* seconds from the start (0: none) */
-    volatile sig_atomic_t *stop;     /* seen by rank 0 between jobs; may be NULL */
-    FILE *progress;                  /* a line per job on rank 0, or NULL */
-    pb_proven *proven;               /* saved proofs (solver/proven.h), or NULL: rank 0's
+    size_t hash_bytes;           /* the table of each process; 0 = pb_solve_default_hash */
+    int threads;                 /* OpenMP threads of each worker */
+    int first_turns;             /* also every first-turn class's value */
+    uint64_t job_nodes;          /* node budget of one job */
+    double time_limit;           /* seconds from the start (0: none) */
+    volatile sig_atomic_t *stop; /* seen by rank 0 between jobs; may be NULL */
+    FILE *progress;              /* a line per job on rank 0, or NULL */
+    pb_proven *proven;           /* saved proofs (solver/proven.h), or NULL: rank 0's
                                         checkpoint (read, and told every proven top
                                         position), a worker's copy (read only) */
 } pb_cluster_solve_opts;

@@ -36,9 +36,7 @@ int cmd_bench(int argc, char **argv) {
         if (!strcmp(o.args[i], "enumerate")) o.enumerate = 1;
         else if (!strcmp(o.args[i], "solve")) o.solve = 1;
         else if (!strcmp(o.args[i], "signature")) signature = 1;
-        else
-            return pb_fail(PB_EXIT_USAGE, "unknown benchmark '%s': expected signature, solve or enumerate",
-                           o.args[i]);
+        else return pb_fail(PB_EXIT_USAGE, "unknown benchmark '%s': expected signature, solve or enumerate", o.args[i]);
     }
     if (o.threads && !o.all && !o.solve && !o.enumerate)
         return pb_fail(PB_EXIT_USAGE, "--threads applies to bench --solve and --enumerate (move generation is "

@@ -17,10 +17,12 @@ static void progress(void *ctx, const pb_enum_progress *pr) {
     (void)ctx;
     double mib = (double)pr->memory / (1024.0 * 1024.0);
     if (pr->finished_depth)
-        fprintf(stderr, "enumerate: depth %d done: %llu positions (%.0f of depth %d expanded per s), %.1f s, memory %.1f MiB\n",
+        fprintf(stderr,
+                "enumerate: depth %d done: %llu positions (%.0f of depth %d expanded per s), %.1f s, memory %.1f MiB\n",
                 pr->depth, (unsigned long long)pr->positions, pr->rate, pr->depth - 1, pr->seconds, mib);
     else
-        fprintf(stderr, "enumerate: depth %d: %llu/%llu expanded (%.0f/s), %llu positions so far, %.1f s, memory %.1f MiB\n",
+        fprintf(stderr,
+                "enumerate: depth %d: %llu/%llu expanded (%.0f/s), %llu positions so far, %.1f s, memory %.1f MiB\n",
                 pr->depth, (unsigned long long)pr->done, (unsigned long long)pr->total, pr->rate,
                 (unsigned long long)pr->positions, pr->seconds, mib);
 }
@@ -72,8 +74,7 @@ static void on_signal(int sig) {
 /* After a stop by the memory budget, the time limit or a signal (why): the
  * depths that were finished, with their totals (the depth being built is
  * left out). */
-static void print_finished(const pb_field *f, const pb_opts *o, pb_enum_result *res, int from_start,
-                           const char *why) {
+static void print_finished(const pb_field *f, const pb_opts *o, pb_enum_result *res, int from_start, const char *why) {
     int all = res->nrows;
     res->nrows = res->last_depth + 1;
     if (res->nrows <= 0) {
@@ -99,7 +100,8 @@ static const char *col_name(int c) {
 }
 
 /* why: what stopped an incomplete run ("--depth", "the memory budget"). */
-static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start, const char *why) {
+static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start,
+                       const char *why) {
     char desc[128];
     printf("enumerate %s, %s, %s first\n", pb_field_describe(f, desc, sizeof desc),
            from_start ? "from the start" : "from the record's position",
@@ -252,11 +254,11 @@ static pb_enum_status enumerate_guarded(const pb_field *f, const pb_position *ro
 
 /* The exit status of a process that does not speak (an MPI rank > 0). */
 static int silent_status(pb_enum_status st) {
-    return st == PB_ENUM_OK              ? PB_EXIT_OK
-         : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE
-         : st == PB_ENUM_MEMORY         ? PB_EXIT_MEMORY
-         : st == PB_ENUM_INTERRUPTED    ? PB_EXIT_STOPPED
-                                        : PB_EXIT_FAIL;
+    return st == PB_ENUM_OK               ? PB_EXIT_OK
+           : st == PB_ENUM_BAD_CHECKPOINT ? PB_EXIT_USAGE
+           : st == PB_ENUM_MEMORY         ? PB_EXIT_MEMORY
+           : st == PB_ENUM_INTERRUPTED    ? PB_EXIT_STOPPED
+                                          : PB_EXIT_FAIL;
 }
 
 /* The output of a run that ended with st, and its exit status. */
@@ -317,17 +319,16 @@ int cmd_enumerate(int argc, char **argv) {
                       "of processes)"),
         PB_OPT_MATCH(o),
         PB_OPT_END};
-    const pb_command cmd = {
-        "enumerate", "[options] [RECORD-FILE|-]",
-        "Enumerates every game from the start (or from a record's position) breadth-first by\n"
-        "depth in turns, counting exactly (GMP).  Per depth: distinct positions where the game\n"
-        "goes on, the same up to the left-right mirror (classes_lr) and up to both mirrors with\n"
-        "the players swapped by the top-bottom one (classes_full), turn sequences (perft), and\n"
-        "the games that end with that turn by outcome: goal_top (Top scores), goal_bottom,\n"
-        "own_goal_top (Top into its own goal), own_goal_bottom, dead_end_top (Top's dead end,\n"
-        "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
-        "Totals: all games and all positions (see docs/enumerate.md).\n",
-        options, 1};
+    const pb_command cmd = {"enumerate", "[options] [RECORD-FILE|-]",
+                            "Enumerates every game from the start (or from a record's position) breadth-first by\n"
+                            "depth in turns, counting exactly (GMP).  Per depth: distinct positions where the game\n"
+                            "goes on, the same up to the left-right mirror (classes_lr) and up to both mirrors with\n"
+                            "the players swapped by the top-bottom one (classes_full), turn sequences (perft), and\n"
+                            "the games that end with that turn by outcome: goal_top (Top scores), goal_bottom,\n"
+                            "own_goal_top (Top into its own goal), own_goal_bottom, dead_end_top (Top's dead end,\n"
+                            "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
+                            "Totals: all games and all positions (see docs/enumerate.md).\n",
+                            options, 1};
     int rc = pb_cli_begin(&cmd, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
     long long budget = o.memory ? pb_parse_size(o.memory) : 0;

@@ -8,7 +8,7 @@
 
 typedef struct list_ctx {
     const pb_opts *o;
-    int line;          /* the batch line, 0 outside a batch */
+    int line; /* the batch line, 0 outside a batch */
     int n;
     pb_json *j;
     char *buf;
@@ -17,25 +17,25 @@ typedef struct list_ctx {
 
 static const char *outcome(const pb_route *r, char *buf, size_t len) {
     switch (r->end) {
-    case PB_END_NONE: snprintf(buf, len, "stop"); break;
-    case PB_END_GOAL:
-        snprintf(buf, len, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1));
-        break;
-    case PB_END_DEAD_END:
-        if (r->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
-        else snprintf(buf, len, "dead end: %s loses", pb_player_name(r->loser));
-        break;
-    case PB_END_NO_KICK: snprintf(buf, len, "no free kick: draw"); break;
+        case PB_END_NONE: snprintf(buf, len, "stop"); break;
+        case PB_END_GOAL:
+            snprintf(buf, len, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1));
+            break;
+        case PB_END_DEAD_END:
+            if (r->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
+            else snprintf(buf, len, "dead end: %s loses", pb_player_name(r->loser));
+            break;
+        case PB_END_NO_KICK: snprintf(buf, len, "no free kick: draw"); break;
     }
     return buf;
 }
 
 static const char *outcome_key(const pb_route *r) {
     switch (r->end) {
-    case PB_END_NONE: return "stop";
-    case PB_END_GOAL: return r->loser == r->mover ? "own-goal" : "goal";
-    case PB_END_DEAD_END: return "dead-end";
-    default: return "no-kick";
+        case PB_END_NONE: return "stop";
+        case PB_END_GOAL: return r->loser == r->mover ? "own-goal" : "goal";
+        case PB_END_DEAD_END: return "dead-end";
+        default: return "no-kick";
     }
 }
 
@@ -49,10 +49,11 @@ static int print_route(void *c, const pb_field *f, pb_position *after, const pb_
         pb_json_str(x->j, "route", x->buf);
         pb_json_int(x->j, "steps", r->len - 1);
         pb_json_str(x->j, "outcome", outcome_key(r));
-        pb_json_str(x->j, "winner", r->end == PB_END_NONE     ? ""
-                                    : r->loser == PB_NOBODY  ? "draw"
-                                    : r->loser == PB_TOP     ? "bottom"
-                                                             : "top");
+        pb_json_str(x->j, "winner",
+                    r->end == PB_END_NONE   ? ""
+                    : r->loser == PB_NOBODY ? "draw"
+                    : r->loser == PB_TOP    ? "bottom"
+                                            : "top");
         pb_json_end(x->j);
     } else if (x->line) {
         /* A batch line: "route outcome-key" pairs. */
@@ -70,8 +71,8 @@ static int list_moves(void *ctx, const pb_field *f, pb_game *g, int line) {
     const pb_opts *o = ctx;
     char res[96];
     pb_json j;
-    list_ctx x = {o, line, 0, o->json ? &j : NULL, malloc(16 * (size_t)f->nsegments + 64),
-                  16 * (size_t)f->nsegments + 64};
+    list_ctx x = {
+        o, line, 0, o->json ? &j : NULL, malloc(16 * (size_t)f->nsegments + 64), 16 * (size_t)f->nsegments + 64};
     int over = g->end != PB_END_NONE;
     if (over) pb_game_result(g, res, sizeof res);
     if (o->json) {
@@ -108,7 +109,8 @@ static int list_moves(void *ctx, const pb_field *f, pb_game *g, int line) {
 
 int cmd_moves(int argc, char **argv) {
     pb_opts o;
-    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o), PB_OPT_JSON(o), PB_OPT_MATCH(o), PB_OPT_END};
+    const pb_option options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_BATCH(o),
+                                 PB_OPT_JSON(o),   PB_OPT_MATCH(o),   PB_OPT_END};
     const pb_command cmd = {"moves", "[options] [RECORD-FILE|-]",
                             "Lists every legal turn (route) from the position reached by the game record\n"
                             "(default: the start), with its outcome: stop, goal, own goal, dead end.\n"

@@ -10,8 +10,8 @@
 
 typedef struct perft_opts {
     pb_opts o;
-    int positions;   /* --positions: breadth-first, with positions(d) */
-    int divide;      /* --divide: perft(D) per first turn */
+    int positions; /* --positions: breadth-first, with positions(d) */
+    int divide;    /* --divide: perft(D) per first turn */
 } perft_opts;
 
 typedef struct first_turn {
@@ -115,8 +115,9 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     }
     int overflow = 0;
     for (int d = depth ? 1 : 0; d <= depth; d++) {
-        pb_perft_row r = d == 0 ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0}
-                         : d <= n && rows ? rows[d - 1] : (pb_perft_row){d, 0, 0, 0, 0};
+        pb_perft_row r = d == 0           ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0}
+                         : d <= n && rows ? rows[d - 1]
+                                          : (pb_perft_row){d, 0, 0, 0, 0};
         overflow |= r.overflow;
         if (o->json) {
             pb_json_object(&j, NULL);
@@ -132,9 +133,8 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
             printf(" %d: %llu %llu%s", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
                    d < depth ? ";" : "");
         } else if (pos) {
-            printf("%5d %20llu %16llu %16llu%s\n", d, (unsigned long long)r.sequences,
-                   (unsigned long long)r.positions, (unsigned long long)r.finished,
-                   r.overflow ? "  (overflow: use enumerate)" : "");
+            printf("%5d %20llu %16llu %16llu%s\n", d, (unsigned long long)r.sequences, (unsigned long long)r.positions,
+                   (unsigned long long)r.finished, r.overflow ? "  (overflow: use enumerate)" : "");
         } else {
             printf("%5d %20llu %20llu%s\n", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
                    r.overflow ? "  (overflow: use enumerate)" : "");
@@ -150,7 +150,8 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     }
     free(rows);
     if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
-    if (overflow && !line) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
+    if (overflow && !line)
+        return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
     return overflow ? PB_EXIT_FAIL : PB_EXIT_OK;
 }
 
@@ -158,14 +159,18 @@ int cmd_perft(int argc, char **argv) {
     perft_opts po = {0};
     pb_opts *o = &po.o;
     const pb_option options[] = {
-        PB_OPTS_FIELD(*o), PB_OPTS_RECORD(*o), PB_OPT_BATCH(*o),
+        PB_OPTS_FIELD(*o),
+        PB_OPTS_RECORD(*o),
+        PB_OPT_BATCH(*o),
         PB_OPT_DEPTH(*o, "count to depth D in turns (default 3; 0: the empty sequence only)"),
         PB_OPT_THREADS(*o, "OpenMP threads sharing the subtrees (the counts do not depend on it)"),
         PB_OPT_FLAG("positions", &po.positions,
                     "also positions(d), the distinct positions after d turns where the game\n"
                     "goes on (breadth-first: every position of a depth is kept)"),
         PB_OPT_FLAG("divide", &po.divide, "perft(D) for each first turn, then their total"),
-        PB_OPT_JSON(*o), PB_OPT_MATCH(*o), PB_OPT_END};
+        PB_OPT_JSON(*o),
+        PB_OPT_MATCH(*o),
+        PB_OPT_END};
     const pb_command cmd = {"perft", "[options] [RECORD-FILE|-]",
                             "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
                             "exactly d turns from the position, and finished(d), those whose last turn ends\n"

@@ -21,7 +21,7 @@
 typedef struct play {
     const pb_field *f;
     pb_game g;
-    int base;              /* turns of the starting record: undo stops there */
+    int base; /* turns of the starting record: undo stops there */
     pb_diagram_opts diagram;
     pb_play_solver *solver; /* --vs-solver; NULL: two people */
     int person;             /* --vs-solver: the side of the person */
@@ -39,11 +39,9 @@ static void show_status(const play *p) {
     char name[8];
     /* The end of the game is announced once, after the loop. */
     char score[64];
-    if (p->g.end == PB_END_NONE && p->g.match)
-        printf("%s; ", pb_match_score(p->g.goals, score, sizeof score));
+    if (p->g.end == PB_END_NONE && p->g.match) printf("%s; ", pb_match_score(p->g.goals, score, sizeof score));
     if (p->g.end == PB_END_NONE)
-        printf("%s to move, ball on %s\n", pb_player_name(p->g.pos.to_move),
-               pb_node_name(p->f, p->g.pos.ball, name));
+        printf("%s to move, ball on %s\n", pb_player_name(p->g.pos.to_move), pb_node_name(p->f, p->g.pos.ball, name));
 }
 
 static void show_record(const play *p) {
@@ -63,16 +61,16 @@ static int list_route(void *ctx, const pb_field *f, pb_position *after, const pb
     lister *l = ctx;
     char what[64];
     switch (r->end) {
-    case PB_END_NONE: snprintf(what, sizeof what, "stop"); break;
-    case PB_END_GOAL:
-        snprintf(what, sizeof what, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal",
-                 pb_player_name(r->loser ^ 1));
-        break;
-    case PB_END_DEAD_END:
-        if (r->loser == PB_NOBODY) snprintf(what, sizeof what, "dead end: draw");
-        else snprintf(what, sizeof what, "dead end: %s loses", pb_player_name(r->loser));
-        break;
-    case PB_END_NO_KICK: snprintf(what, sizeof what, "no free kick: draw"); break;
+        case PB_END_NONE: snprintf(what, sizeof what, "stop"); break;
+        case PB_END_GOAL:
+            snprintf(what, sizeof what, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal",
+                     pb_player_name(r->loser ^ 1));
+            break;
+        case PB_END_DEAD_END:
+            if (r->loser == PB_NOBODY) snprintf(what, sizeof what, "dead end: draw");
+            else snprintf(what, sizeof what, "dead end: %s loses", pb_player_name(r->loser));
+            break;
+        case PB_END_NO_KICK: snprintf(what, sizeof what, "no free kick: draw"); break;
     }
     printf("  %-24s %s\n", pb_route_format(f, r->nodes, r->len, r->kick, l->buf, l->len), what);
     l->n++;
@@ -173,30 +171,32 @@ int cmd_play(int argc, char **argv) {
     pb_opts o;
     pb_field *f;
     int side = -1;
-    const pb_option options[] = {
-        PB_OPTS_FIELD(o),
-        PB_OPTS_RECORD(o),
-        PB_OPT_FLAG("vs-solver", &o.vs_solver, "play against perfect play"),
-        {.name = "side", .value = "top|bottom", .help = "--vs-solver: the side you play (default: the side to move)",
-         .kind = PB_ARG_CUSTOM, .target = &side, .parse = parse_side},
-        PB_OPT_TIME_LIMIT(o, "--vs-solver: the solver's time for one answer (default 10); a\n"
-                             "position it cannot solve in that time is declared beyond reach"),
-        PB_OPT_MEMORY(o, "--vs-solver: the solver's table memory, e.g. 64M"),
-        PB_OPT_FLAG("unicode", &o.unicode, "draw the board with box-drawing characters"),
-        PB_OPT_FLAG("ascii", &o.ascii, "draw the board with ASCII characters (the default)"),
-        PB_OPT_FLAG("odd", &o.odd, "mark the odd nodes on the board"),
-        PB_OPT_MATCH(o),
-        PB_OPT_END};
-    const pb_command cmd = {
-        "play", "[options] [RECORD-FILE]",
-        "Two people play in the terminal, from the start or from the position of the\n"
-        "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
-        "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
-        "record, board, quit, help.  An illegal route is refused with the reason.\n"
-        "The board is shown after each turn; at the end the result and the record.\n"
-        "With --vs-solver one person plays against perfect play (commands value,\n"
-        "hint and go as well).\n",
-        options, 1};
+    const pb_option options[] = {PB_OPTS_FIELD(o),
+                                 PB_OPTS_RECORD(o),
+                                 PB_OPT_FLAG("vs-solver", &o.vs_solver, "play against perfect play"),
+                                 {.name = "side",
+                                  .value = "top|bottom",
+                                  .help = "--vs-solver: the side you play (default: the side to move)",
+                                  .kind = PB_ARG_CUSTOM,
+                                  .target = &side,
+                                  .parse = parse_side},
+                                 PB_OPT_TIME_LIMIT(o, "--vs-solver: the solver's time for one answer (default 10); a\n"
+                                                      "position it cannot solve in that time is declared beyond reach"),
+                                 PB_OPT_MEMORY(o, "--vs-solver: the solver's table memory, e.g. 64M"),
+                                 PB_OPT_FLAG("unicode", &o.unicode, "draw the board with box-drawing characters"),
+                                 PB_OPT_FLAG("ascii", &o.ascii, "draw the board with ASCII characters (the default)"),
+                                 PB_OPT_FLAG("odd", &o.odd, "mark the odd nodes on the board"),
+                                 PB_OPT_MATCH(o),
+                                 PB_OPT_END};
+    const pb_command cmd = {"play", "[options] [RECORD-FILE]",
+                            "Two people play in the terminal, from the start or from the position of the\n"
+                            "record (--record TEXT, --record-file FILE or RECORD-FILE).  Each line of\n"
+                            "standard input is one route (d6-e7, f8-g7-f6) or a command: moves, undo,\n"
+                            "record, board, quit, help.  An illegal route is refused with the reason.\n"
+                            "The board is shown after each turn; at the end the result and the record.\n"
+                            "With --vs-solver one person plays against perfect play (commands value,\n"
+                            "hint and go as well).\n",
+                            options, 1};
     int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
     if (!o.vs_solver && (side >= 0 || o.time_limit > 0 || o.memory))
@@ -297,7 +297,8 @@ int cmd_play(int argc, char **argv) {
     free(line);
     char res[96];
     if (p.g.end != PB_END_NONE) printf("game over: %s\n", pb_game_result(&p.g, res, sizeof res));
-    else if (p.solver && pb_play_chooser(f, &p.g) == PB_NOBODY) puts("game over: no ply is left (no free kick): a draw");
+    else if (p.solver && pb_play_chooser(f, &p.g) == PB_NOBODY)
+        puts("game over: no ply is left (no free kick): a draw");
     show_record(&p);
     pb_play_solver_free(p.solver);
     pb_game_free(&p.g);

@@ -16,8 +16,7 @@
  * centre, with row numbers and column letters. */
 static void print_odd_map(FILE *out, const pb_field *f) {
     char d[80];
-    fprintf(out, "odd/even map of %s: o = odd (red), . = even, C = centre (even)\n",
-            pb_field_describe(f, d, sizeof d));
+    fprintf(out, "odd/even map of %s: o = odd (red), . = even, C = centre (even)\n", pb_field_describe(f, d, sizeof d));
     for (int y = f->rows - 1; y >= 0; y--) {
         fprintf(out, "%3d ", y + 1);
         for (int x = 0; x < f->cols; x++) {
@@ -53,12 +52,13 @@ static int write_odd_svg(const char *path, const pb_field *f) {
 
 /* The claims and the exit statuses under the usage line. */
 static const char *about(char *buf, size_t len) {
-    size_t n = (size_t)snprintf(buf, len, "%s",
-        "Checks the theorems of the book \"Futbol na bumage\" on every field where the\n"
-        "book game can be enumerated, and prints for each claim its statement, method,\n"
-        "the fields and counts checked, and the verdict.  A failed claim prints its shortest\n"
-        "counterexample as a game record and writes its diagram to DIR/counterexample-NAME.svg\n"
-        "(--out, default the current directory).  Exit status 6 when a claim fails.\n\nClaims:\n");
+    size_t n =
+        (size_t)snprintf(buf, len, "%s",
+                         "Checks the theorems of the book \"Futbol na bumage\" on every field where the\n"
+                         "book game can be enumerated, and prints for each claim its statement, method,\n"
+                         "the fields and counts checked, and the verdict.  A failed claim prints its shortest\n"
+                         "counterexample as a game record and writes its diagram to DIR/counterexample-NAME.svg\n"
+                         "(--out, default the current directory).  Exit status 6 when a claim fails.\n\nClaims:\n");
     for (const pb_proofs_claim *c = pb_proofs_claims; c->name && n < len; c++)
         n += (size_t)snprintf(buf + n, len - n, "  %-16s %s\n", c->name, c->statement);
     return buf;
@@ -102,8 +102,8 @@ static int choose_claims(const pb_opts *o, const pb_proofs_claim **run, int max)
 /* --odd: the odd/even map (text, and SVG with --svg).  PB_EXIT_OK or the
  * status to exit with. */
 static int odd_map(const pb_opts *o, const pb_field *f, int nrun) {
-    if (!o->odd) return o->svg ? pb_fail(PB_EXIT_USAGE, "--svg goes with --odd (counterexamples go to --out DIR)")
-                               : PB_EXIT_OK;
+    if (!o->odd)
+        return o->svg ? pb_fail(PB_EXIT_USAGE, "--svg goes with --odd (counterexamples go to --out DIR)") : PB_EXIT_OK;
     if (!o->json) print_odd_map(stdout, f);
     int rc = o->svg ? write_odd_svg(o->svg, f) : PB_EXIT_OK;
     if (rc == PB_EXIT_OK && !o->json && nrun) fputc('\n', stdout);
@@ -172,8 +172,12 @@ int cmd_prove(int argc, char **argv) {
     const pb_option options[] = {
         PB_OPT_TEXT("claim", "NAME[,NAME...]", &o.claim, "check these claims only (comma separated)"),
         PB_OPT_FLAG("all", &o.all, "check every claim (the default)"),
-        {.name = "field", .value = "G;W;L", .help = "check on this field only (walking claims, empty-count; first-moves)",
-         .kind = PB_ARG_CUSTOM, .target = &o, .parse = pb_opt_field},
+        {.name = "field",
+         .value = "G;W;L",
+         .help = "check on this field only (walking claims, empty-count; first-moves)",
+         .kind = PB_ARG_CUSTOM,
+         .target = &o,
+         .parse = pb_opt_field},
         PB_OPT_DEPTH(o, "follow games for at most D turns (the check is then not exhaustive)"),
         PB_OPT_TIME_LIMIT(o, "stop walking after SECONDS: the claims not finished are reported\n"
                              "as not checked exhaustively (exit 3)"),
@@ -205,8 +209,10 @@ int cmd_prove(int argc, char **argv) {
     if (t.any_fail) return PB_EXIT_CLAIM;
     if (po.deadline > 0 && (t.skipped || pb_walk_now() >= po.deadline)) {
         fflush(stdout);
-        return pb_fail(PB_EXIT_STOPPED, "stopped by the time limit: %d claim%s not started, the last one's walks cut "
-                                        "short (not exhaustive)", t.skipped, t.skipped == 1 ? "" : "s");
+        return pb_fail(PB_EXIT_STOPPED,
+                       "stopped by the time limit: %d claim%s not started, the last one's walks cut "
+                       "short (not exhaustive)",
+                       t.skipped, t.skipped == 1 ? "" : "s");
     }
     return PB_EXIT_OK;
 }

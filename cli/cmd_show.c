@@ -24,21 +24,21 @@ int cmd_show(int argc, char **argv) {
         PB_OPT_SVG(o, "also write the picture as SVG to FILE"),
         PB_OPT_HTML(o, "also write a page that replays the game step by step (docs/diagrams.md)"),
         PB_OPT_TEXT("title", "TEXT", &title, "SVG caption (default: the field and the rules)"),
-        PB_OPT_INT("continuation", "N", &cont, 0, 1000000, "SVG: draw turns N+1.. (N turns shown) as a dashed continuation"),
+        PB_OPT_INT("continuation", "N", &cont, 0, 1000000,
+                   "SVG: draw turns N+1.. (N turns shown) as a dashed continuation"),
         PB_OPT_FLAG("no-diagram", &no_diagram, "no text diagram (only the SVG and the result line)"),
         PB_OPT_QUIET(o),
         PB_OPT_MATCH(o),
         PB_OPT_END};
-    const pb_command cmd = {
-        "show", "[options] [RECORD-FILE|-]",
-        "Draws the position reached by a game record (argument, --record TEXT,\n"
-        "--record-file FILE, or '-' for standard input; default: the start) and\n"
-        "prints the result or whose move it is.\n\n"
-        "Text glyphs (ASCII / Unicode): '.' '\u00b7' empty node, '+' '\u25e6' occupied node,\n"
-        "'*' '\u25cf' the ball, 'G' '\u25aa' goal node, '#' (heavy lines) the border,\n"
-        "'-' '|' '/' '\\' ('\u2500' '\u2502' '\u2571' '\u2572') drawn segments, 'X' '\u2573' both\n"
-        "diagonals of a cell.  See docs/diagrams.md.\n",
-        options, 1};
+    const pb_command cmd = {"show", "[options] [RECORD-FILE|-]",
+                            "Draws the position reached by a game record (argument, --record TEXT,\n"
+                            "--record-file FILE, or '-' for standard input; default: the start) and\n"
+                            "prints the result or whose move it is.\n\n"
+                            "Text glyphs (ASCII / Unicode): '.' '\u00b7' empty node, '+' '\u25e6' occupied node,\n"
+                            "'*' '\u25cf' the ball, 'G' '\u25aa' goal node, '#' (heavy lines) the border,\n"
+                            "'-' '|' '/' '\\' ('\u2500' '\u2502' '\u2571' '\u2572') drawn segments, 'X' '\u2573' both\n"
+                            "diagonals of a cell.  See docs/diagrams.md.\n",
+                            options, 1};
     int rc = pb_cli_parse(&cmd, argc, argv, &o);
     if (rc != PB_CLI_GO) return rc;
     pb_field *f;

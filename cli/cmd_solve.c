@@ -47,10 +47,10 @@ static const char *stopped_by(const char *otherwise) {
  * loaded with --resume, saved every --save-every seconds by a thread of
  * their own and once more at the end, however the run ends. */
 typedef struct solve_ckpt {
-    const char *path;        /* NULL: no checkpoint */
+    const char *path; /* NULL: no checkpoint */
     pb_proven store;
     pb_proven_saver *saver;
-    char note[64];           /* the header's words about this run */
+    char note[64]; /* the header's words about this run */
     int quiet;
 } solve_ckpt;
 
@@ -123,9 +123,9 @@ static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root,
 /* What solve prints, besides the value: asked for on the command line. */
 typedef struct solve_show {
     int first_turns, all_routes, json, no_pv, shortest;
-    pb_json j;            /* --json: the object the routes and the summary go on */
+    pb_json j; /* --json: the object the routes and the summary go on */
     const pb_field *f;
-    uint64_t nroutes;     /* routes streamed so far */
+    uint64_t nroutes; /* routes streamed so far */
 } solve_show;
 
 static void print_classes_text(const pb_field *f, const pb_solve_result *r) {
@@ -198,11 +198,13 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
     char buf[4096];
     pb_cli_print_head(f, g, r->value, "stopped before it was proven");
     if (sh->first_turns) print_classes_text(f, r);
-    if (r->npv) printf("best turn    %s\n", pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
+    if (r->npv)
+        printf("best turn    %s\n", pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
     if (r->npv && !sh->no_pv) {
         printf("line         ");
         for (int i = 0; i < r->npv; i++)
-            printf("%s%s", i ? " " : "", pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
+            printf("%s%s", i ? " " : "",
+                   pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
         printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
     }
     if (r->algo == PB_ALGO_PN)
@@ -214,8 +216,7 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
                (unsigned long long)r->root_dn);
     printf("nodes        %llu %s in %.3f s, %.2fM nodes/s, %d thread%s\n", (unsigned long long)r->nodes,
            pb_search_unit(f), r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
-    if (nranks)
-        printf("table        one per process, %.1f MiB each\n", (double)r->tt_bytes / 1048576.0);
+    if (nranks) printf("table        one per process, %.1f MiB each\n", (double)r->tt_bytes / 1048576.0);
     else
         printf("table        %.1f MiB, %zu entries, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
                (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
@@ -267,8 +268,8 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     pb_json_bool(j, "complete", r->complete);
     pb_json_bool(j, "stopped", r->stopped);
     if (sh->first_turns) json_classes(j, f, r);
-    pb_json_str(j, "best", r->npv ? pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf)
-                                  : NULL);
+    pb_json_str(j, "best",
+                r->npv ? pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf) : NULL);
     pb_json_array(j, "pv");
     for (int i = 0; i < r->npv && !sh->no_pv; i++)
         pb_json_str(j, NULL, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
@@ -303,7 +304,8 @@ static int print_route(void *ctx, const pb_route *rt, int value) {
     char buf[4096];
     pb_route_format(sh->f, rt->nodes, rt->len, rt->kick, buf, sizeof buf);
     if (sh->json) {
-        if (!sh->nroutes) pb_json_init(&sh->j, stdout), pb_json_object(&sh->j, NULL), pb_json_array(&sh->j, "all_routes");
+        if (!sh->nroutes)
+            pb_json_init(&sh->j, stdout), pb_json_object(&sh->j, NULL), pb_json_array(&sh->j, "all_routes");
         pb_json_object(&sh->j, NULL);
         pb_json_str(&sh->j, "route", buf);
         pb_json_str(&sh->j, "value", pb_value_name(value));
@@ -424,28 +426,29 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_RESUME(o, "go on from the checkpoint FILE: its proofs are consulted first;\n"
                          "the answer is the same, found faster"),
         PB_OPT_SECONDS("save-every", &save_every, "seconds between saves of the checkpoint (default 60)"),
-        PB_OPT_TEXT("algo", "pn|ab", &algo, "pn: proof-number search (the default; its threads take\n"
-                                             "whole first-turn classes); ab: alpha-beta (the default\n"
-                                             "with --mpi or --batch); docs/solver.md"),
+        PB_OPT_TEXT("algo", "pn|ab", &algo,
+                    "pn: proof-number search (the default; its threads take\n"
+                    "whole first-turn classes); ab: alpha-beta (the default\n"
+                    "with --mpi or --batch); docs/solver.md"),
         PB_OPT_JSON(o),
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(o, "a page that replays that line step by step"),
         PB_OPT_QUIET(o),
         PB_OPT_MPI(o, "under mpirun: a job-level search, rank 0 handing positions to\n"
                       "the others, each with its own table and --threads (same values)"),
-        PB_OPT_TEXT("job-nodes", "N", &job_nodes, "with --mpi: the node budget of one job (default 4M;\n"
-                                                   "a job out of budget is split into its turns)"),
+        PB_OPT_TEXT("job-nodes", "N", &job_nodes,
+                    "with --mpi: the node budget of one job (default 4M;\n"
+                    "a job out of budget is split into its turns)"),
         PB_OPT_MATCH(o),
         PB_OPT_END};
-    const pb_command cmd = {
-        "solve", "[options] [RECORD-FILE|-]",
-        "Solves the position reached by the game record (default: the start) exactly:\n"
-        "its value (win, draw or loss for the player to move, with perfect play), a\n"
-        "best turn and a line of perfect play to the end of the game.  The search stops\n"
-        "as soon as the value is proven.\n"
-        "Ctrl-C (SIGINT) or SIGTERM prints what is proven so far, saves the checkpoint\n"
-        "(--checkpoint) and exits with status 3.\n",
-        options, 1};
+    const pb_command cmd = {"solve", "[options] [RECORD-FILE|-]",
+                            "Solves the position reached by the game record (default: the start) exactly:\n"
+                            "its value (win, draw or loss for the player to move, with perfect play), a\n"
+                            "best turn and a line of perfect play to the end of the game.  The search stops\n"
+                            "as soon as the value is proven.\n"
+                            "Ctrl-C (SIGINT) or SIGTERM prints what is proven so far, saves the checkpoint\n"
+                            "(--checkpoint) and exits with status 3.\n",
+                            options, 1};
     int prc = pb_cli_parse(&cmd, argc, argv, &o);
     if (prc != PB_CLI_GO) return prc;
     /* Proof-number search proves far faster (results/bench_solve.md);
@@ -463,7 +466,8 @@ int cmd_solve(int argc, char **argv) {
     show.json = o.json, show.f = f;
     if (job_nodes && (!o.mpi || pb_parse_size(job_nodes) <= 0)) {
         pb_field_free(f);
-        return o.mpi ? pb_fail(PB_EXIT_USAGE, "bad value '%s' for --job-nodes: expected a node count such as 4M", job_nodes)
+        return o.mpi ? pb_fail(PB_EXIT_USAGE, "bad value '%s' for --job-nodes: expected a node count such as 4M",
+                               job_nodes)
                      : pb_fail(PB_EXIT_USAGE, "--job-nodes goes with --mpi");
     }
     if (show.all_routes && o.mpi) {

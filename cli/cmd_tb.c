@@ -12,10 +12,9 @@
 #include "cli.h"
 
 /* What `paperball tb --help` and each subcommand's --help say first. */
-static const char about_tb[] =
-    "Tablebases (book and hockey): every position between turns reachable from the\n"
-    "start (or from --record), with its value and distance for the player to move\n"
-    "(the turns still to be played with perfect play).  docs/tablebase.md.\n";
+static const char about_tb[] = "Tablebases (book and hockey): every position between turns reachable from the\n"
+                               "start (or from --record), with its value and distance for the player to move\n"
+                               "(the turns still to be played with perfect play).  docs/tablebase.md.\n";
 
 static const char *value_key(uint8_t v) {
     int x = pb_tb_value(v);
@@ -50,14 +49,17 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     pb_opts o;
     pb_field *f;
     pb_game g;
-    const pb_option build_options[] = {
-        PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_TEXT("out", "FILE", &o.out, "the tablebase file to write"),
-        PB_OPT_THREADS(o, "OpenMP threads"),
-        PB_OPT_MEMORY(o, "budget for the layers in memory; over it the build stops\n"
-                         "(exit status 4) keeping its finished layers: rerun to go on"),
-        PB_OPT_TIME_LIMIT(o, "stop between layers after SECONDS (exit 3), keeping the\n"
-                             "finished layers: rerun to go on"),
-        PB_OPT_JSON(o), PB_OPT_QUIET(o), PB_OPT_END};
+    const pb_option build_options[] = {PB_OPTS_FIELD(o),
+                                       PB_OPTS_RECORD(o),
+                                       PB_OPT_TEXT("out", "FILE", &o.out, "the tablebase file to write"),
+                                       PB_OPT_THREADS(o, "OpenMP threads"),
+                                       PB_OPT_MEMORY(o, "budget for the layers in memory; over it the build stops\n"
+                                                        "(exit status 4) keeping its finished layers: rerun to go on"),
+                                       PB_OPT_TIME_LIMIT(o, "stop between layers after SECONDS (exit 3), keeping the\n"
+                                                            "finished layers: rerun to go on"),
+                                       PB_OPT_JSON(o),
+                                       PB_OPT_QUIET(o),
+                                       PB_OPT_END};
     const pb_option estimate_options[] = {PB_OPTS_FIELD(o), PB_OPTS_RECORD(o), PB_OPT_END};
     const pb_command build = {"tb build", "[options] --out FILE [RECORD-FILE|-]",
                               "Builds the tablebase of the start (or of the record's position): layers found\n"
@@ -97,8 +99,11 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     pb_tb_build_result res;
     pb_tb_status st = pb_tb_build(f, &g.pos, o.out, &bo, &res);
     if (st != PB_TB_OK) {
-        rc = pb_fail(st == PB_TB_BAD ? PB_EXIT_USAGE : st == PB_TB_MEMORY ? PB_EXIT_MEMORY : st == PB_TB_STOPPED ? PB_EXIT_STOPPED : PB_EXIT_WRITE, "%s",
-                     res.message);
+        rc = pb_fail(st == PB_TB_BAD       ? PB_EXIT_USAGE
+                     : st == PB_TB_MEMORY  ? PB_EXIT_MEMORY
+                     : st == PB_TB_STOPPED ? PB_EXIT_STOPPED
+                                           : PB_EXIT_WRITE,
+                     "%s", res.message);
     } else {
         char desc[128], vb[32];
         double bpp = res.positions ? (double)res.file_bytes / (double)res.positions : 0;
@@ -155,8 +160,9 @@ static int open_table(const pb_command *cmd, int argc, char **argv, pb_opts *o, 
     if (argc > 0 && argv[0][0] != '-') file = argv[0], argc--, argv++;
     int rc = pb_cli_parse(cmd, argc, argv, o);
     if (rc != PB_CLI_GO) return rc;
-    if (!file) return pb_fail(PB_EXIT_USAGE, "%s: name the tablebase file first (see paperball %s --help)",
-                              cmd->name, cmd->name);
+    if (!file)
+        return pb_fail(PB_EXIT_USAGE, "%s: name the tablebase file first (see paperball %s --help)", cmd->name,
+                       cmd->name);
     char err[600];
     *tb = pb_tb_open(file, 1, err, sizeof err);
     if (!*tb) return pb_fail(PB_EXIT_USAGE, "%s", err);
@@ -324,8 +330,8 @@ static int tb_stats(int argc, char **argv) {
     } else {
         printf("field  %s; %s; counts are positions (classes: left-right mirror pairs stored once)\n",
                pb_field_describe(tb->f, desc, sizeof desc), tb->version);
-        printf("%5s %8s %12s %12s %12s %12s %12s %14s\n", "layer", "to move", "classes", "positions", "wins",
-               "draws", "losses", "first-player");
+        printf("%5s %8s %12s %12s %12s %12s %12s %14s\n", "layer", "to move", "classes", "positions", "wins", "draws",
+               "losses", "first-player");
     }
     for (int d = h->d0; d <= h->dmax; d++) {
         const pb_tb_layer_counts *c = &h->layer[d - h->d0];
@@ -378,8 +384,8 @@ static int tb_stats(int argc, char **argv) {
         }
         pb_json_end(&j);
     } else if (found > 0) {
-        printf("longest forced win: %s for %s, layer %d\n", pb_tb_describe(v, vb, sizeof vb),
-               pb_player_name(p.to_move), layer);
+        printf("longest forced win: %s for %s, layer %d\n", pb_tb_describe(v, vb, sizeof vb), pb_player_name(p.to_move),
+               layer);
         if (prefix >= 0) {
             printf("  reached by:");
             for (int i = 0; i < prefix; i++)
@@ -412,13 +418,14 @@ int cmd_tb(int argc, char **argv) {
     static const char *subs = "build, estimate, probe, verify or stats";
     if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
         FILE *out = argc < 1 ? stderr : stdout;
-        fprintf(out, "usage: paperball tb build|estimate|probe|verify|stats ...\n\n%s\n"
-                     "  build      build a tablebase file (--out FILE)\n"
-                     "  estimate   the size of every layer, from a sample\n"
-                     "  probe      value, distance and every turn of a position\n"
-                     "  verify     check a file independently of the builder\n"
-                     "  stats      positions per layer by value, the longest forced win\n\n"
-                     "'paperball tb <command> --help' lists the options of one.\n",
+        fprintf(out,
+                "usage: paperball tb build|estimate|probe|verify|stats ...\n\n%s\n"
+                "  build      build a tablebase file (--out FILE)\n"
+                "  estimate   the size of every layer, from a sample\n"
+                "  probe      value, distance and every turn of a position\n"
+                "  verify     check a file independently of the builder\n"
+                "  stats      positions per layer by value, the longest forced win\n\n"
+                "'paperball tb <command> --help' lists the options of one.\n",
                 about_tb);
         return argc < 1 ? PB_EXIT_USAGE : PB_EXIT_OK;
     }

@@ -26,10 +26,26 @@ long long pb_parse_size(const char *s) {
     if (end == s || errno || v < 0) return -1;
     double mult = 1;
     switch (*end) {
-    case 'k': case 'K': mult = 1024.0; end++; break;
-    case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
-    case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-    case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+        case 'k':
+        case 'K':
+            mult = 1024.0;
+            end++;
+            break;
+        case 'm':
+        case 'M':
+            mult = 1024.0 * 1024;
+            end++;
+            break;
+        case 'g':
+        case 'G':
+            mult = 1024.0 * 1024 * 1024;
+            end++;
+            break;
+        case 't':
+        case 'T':
+            mult = 1024.0 * 1024 * 1024 * 1024;
+            end++;
+            break;
     }
     if (*end == 'i') end++;
     if (*end == 'B' || *end == 'b') end++;
@@ -66,7 +82,8 @@ int pb_opt_setback(void *target, const char *name, const char *val) {
     long v = strtol(val, &end, 10);
     if (end == val || *end || errno || v < 0 || v > PB_MAX_DIM)
         return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected a whole number from 0 to %d", val, name,
-                       PB_MAX_DIM), -1;
+                       PB_MAX_DIM),
+               -1;
     o->spec.setback = (int)v;
     o->setback_given = 1;
     return 0;
@@ -94,30 +111,31 @@ int pb_opt_first(void *target, const char *name, const char *val) {
 static int store(const pb_option *op, const char *val) {
     char *end;
     switch (op->kind) {
-    case PB_ARG_FLAG: *(int *)op->target = 1; return 0;
-    case PB_ARG_TEXT: *(const char **)op->target = val; return 0;
-    case PB_ARG_INT: {
-        errno = 0;
-        long v = strtol(val, &end, 10);
-        if (end == val || *end || errno || v < op->lo || v > op->hi)
-            return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected a whole number from %d to %d", val,
-                           op->name, op->lo, op->hi), -1;
-        *(int *)op->target = (int)v;
-        return 0;
-    }
-    case PB_ARG_SECONDS: {
-        double v = strtod(val, &end);
-        if (end == val || *end || !(v > 0) || v > 1e9)
-            return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected seconds > 0", val, op->name), -1;
-        *(double *)op->target = v;
-        return 0;
-    }
-    case PB_ARG_SIZE:
-        if (pb_parse_size(val) <= 0)
-            return pb_fail(PB_EXIT_USAGE, "bad size '%s' for --%s: expected e.g. 64M or 2G", val, op->name), -1;
-        *(const char **)op->target = val;
-        return 0;
-    case PB_ARG_CUSTOM: return op->parse(op->target, op->name, val);
+        case PB_ARG_FLAG: *(int *)op->target = 1; return 0;
+        case PB_ARG_TEXT: *(const char **)op->target = val; return 0;
+        case PB_ARG_INT: {
+            errno = 0;
+            long v = strtol(val, &end, 10);
+            if (end == val || *end || errno || v < op->lo || v > op->hi)
+                return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected a whole number from %d to %d", val,
+                               op->name, op->lo, op->hi),
+                       -1;
+            *(int *)op->target = (int)v;
+            return 0;
+        }
+        case PB_ARG_SECONDS: {
+            double v = strtod(val, &end);
+            if (end == val || *end || !(v > 0) || v > 1e9)
+                return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --%s: expected seconds > 0", val, op->name), -1;
+            *(double *)op->target = v;
+            return 0;
+        }
+        case PB_ARG_SIZE:
+            if (pb_parse_size(val) <= 0)
+                return pb_fail(PB_EXIT_USAGE, "bad size '%s' for --%s: expected e.g. 64M or 2G", val, op->name), -1;
+            *(const char **)op->target = val;
+            return 0;
+        case PB_ARG_CUSTOM: return op->parse(op->target, op->name, val);
     }
     return -1;
 }
@@ -199,10 +217,12 @@ int pb_cli_parse(const pb_command *cmd, int argc, char **argv, pb_opts *o) {
         } else if (c == '?' && optopt >= 256) {
             rc = pb_fail(PB_EXIT_USAGE, "option --%s takes no value", cmd->options[optopt - 256].name);
         } else if (c == '?') {
-            if (optopt) rc = pb_fail(PB_EXIT_USAGE, "unknown option '-%c' for %s (see paperball %s --help)", optopt,
-                                     cmd->name, cmd->name);
-            else rc = pb_fail(PB_EXIT_USAGE, "unknown option '%s' for %s (see paperball %s --help)", word,
-                              cmd->name, cmd->name);
+            if (optopt)
+                rc = pb_fail(PB_EXIT_USAGE, "unknown option '-%c' for %s (see paperball %s --help)", optopt, cmd->name,
+                             cmd->name);
+            else
+                rc = pb_fail(PB_EXIT_USAGE, "unknown option '%s' for %s (see paperball %s --help)", word, cmd->name,
+                             cmd->name);
         } else if (store(&cmd->options[c - 256], optarg)) {
             rc = PB_EXIT_USAGE;
         }
@@ -288,7 +308,10 @@ char *pb_read_file(const char *what, const char *path) {
     /* A directory opens on Linux, and its read fails with EISDIR. */
     int err = ferror(in) ? errno : 0;
     if (!is_stdin) fclose(in);
-    const char *why = !buf ? "out of memory" : err ? strerror(err) : memchr(buf, 0, n) ? "not a text file (a NUL byte)" : NULL;
+    const char *why = !buf                ? "out of memory"
+                      : err               ? strerror(err)
+                      : memchr(buf, 0, n) ? "not a text file (a NUL byte)"
+                                          : NULL;
     if (why) {
         pb_fail(PB_EXIT_USAGE, "cannot read %s '%s': %s", what, is_stdin ? "-" : path, why);
         free(buf);
@@ -321,7 +344,8 @@ int pb_cli_game(const pb_opts *o, const pb_field *f, pb_game *g) {
         return 0;
     }
     char err[256];
-    int rc = o->match ? pb_record_parse_match(f, text, g, err, sizeof err) : pb_record_parse(f, text, g, err, sizeof err);
+    int rc =
+        o->match ? pb_record_parse_match(f, text, g, err, sizeof err) : pb_record_parse(f, text, g, err, sizeof err);
     free(text);
     if (rc) {
         pb_fail(PB_EXIT_USAGE, "%s", err);

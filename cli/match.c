@@ -20,8 +20,7 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_match_resul
     printf("field        %s, match play\n", pb_field_describe(f, desc, sizeof desc));
     printf("position     %d turns played, %s, %s to move\n", g->nturns, pb_match_score(g->goals, sc, sizeof sc),
            pb_player_name(me));
-    if (!r->known)
-        printf("value        unknown (stopped)\n");
+    if (!r->known) printf("value        unknown (stopped)\n");
     else
         printf("value        goal difference %+d for %s (the player to move): %s\n", r->diff, pb_player_name(me),
                sign_name(r->diff));
@@ -187,7 +186,7 @@ int pb_cli_match_solve(const pb_opts *o, const pb_field *f, const pb_game *g, vo
 }
 
 typedef struct list_ctx {
-    pb_json *j;   /* NULL: text */
+    pb_json *j; /* NULL: text */
     int n;
     char *buf;
     size_t buflen;
@@ -228,7 +227,8 @@ int pb_cli_match_moves(const pb_opts *o, const pb_field *f, pb_game *g) {
         printf("the %s\n", pb_game_result(g, res, sizeof res));
         return PB_EXIT_OK;
     } else {
-        printf("%s; %s to move from the ball\n", pb_match_score(g->goals, res, sizeof res), pb_player_name(g->pos.to_move));
+        printf("%s; %s to move from the ball\n", pb_match_score(g->goals, res, sizeof res),
+               pb_player_name(g->pos.to_move));
     }
     list_ctx x = {o->json ? &j : NULL, 0, NULL, 16 * (size_t)f->nsegments + 64};
     x.buf = malloc(x.buflen);
@@ -322,8 +322,7 @@ int pb_cli_match_enumerate(const pb_opts *o, const pb_field *f, pb_game *g) {
         pb_json_uint(&j, "total", total);
         pb_cli_json_version(&j);
         pb_json_end(&j);
-    }
-    else if (!o->csv) printf("total %llu\n", (unsigned long long)total);
+    } else if (!o->csv) printf("total %llu\n", (unsigned long long)total);
     free(counts);
     return PB_EXIT_OK;
 }

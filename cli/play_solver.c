@@ -25,7 +25,7 @@ struct pb_play_solver {
     pb_solver *s;
     pb_match_solver *m; /* --match: the match solver instead of s */
     double limit;
-    int beyond;        /* the last question went unanswered */
+    int beyond; /* the last question went unanswered */
     int16_t *nodes;
     int cap;
 };
@@ -76,7 +76,8 @@ int pb_play_chooser(const pb_field *f, pb_game *g) {
 static void note_reach(pb_play_solver *ps, int answered) {
     if (!answered && !ps->beyond)
         printf("note: this position is beyond the solver's reach (no proof within %g s); it plays\n"
-               "      unproven turns until the position comes within reach\n", ps->limit);
+               "      unproven turns until the position comes within reach\n",
+               ps->limit);
     else if (answered && ps->beyond)
         puts("note: the position is within the solver's reach now: perfect play from here");
     ps->beyond = !answered;

@@ -24,8 +24,8 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_distance_re
     if (r->distance) pb_json_int(&j, "distance", r->distance);
     else pb_json_str(&j, "distance", NULL);
     pb_json_bool(&j, "stopped", r->stopped);
-    pb_json_str(&j, "best", r->npv ? pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf)
-                                   : NULL);
+    pb_json_str(&j, "best",
+                r->npv ? pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf) : NULL);
     pb_json_array(&j, "pv");
     for (int i = 0; i < r->npv; i++)
         pb_json_str(&j, NULL, pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
@@ -56,7 +56,8 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_distance_re
         printf("best turn    %s\n", pb_route_format(f, r->pv[0].nodes, r->pv[0].len, r->pv[0].kick, buf, sizeof buf));
         printf("line         ");
         for (int i = 0; i < r->npv; i++)
-            printf("%s%s", i ? " " : "", pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
+            printf("%s%s", i ? " " : "",
+                   pb_route_format(f, r->pv[i].nodes, r->pv[i].len, r->pv[i].kick, buf, sizeof buf));
         printf("\n             (%d turns; %s)\n", r->npv, line_kind);
     }
     printf("nodes        %llu positions in %.3f s, 1 thread (the distance search: slower than the value alone)\n",

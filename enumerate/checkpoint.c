@@ -27,9 +27,9 @@
 
 #include "container.h"
 
-#define TAG_ROOT 0x544f4f52u  /* "ROOT" */
-#define TAG_ROWS 0x53574f52u  /* "ROWS" */
-#define TAG_FRON 0x4e4f5246u  /* "FRON" */
+#define TAG_ROOT 0x544f4f52u /* "ROOT" */
+#define TAG_ROWS 0x53574f52u /* "ROWS" */
+#define TAG_FRON 0x4e4f5246u /* "FRON" */
 #define FRON_BLOCK ((size_t)4 << 20)
 #define BIG_MAX ((size_t)1 << 20)
 
@@ -105,8 +105,8 @@ static void get_big(cursor *c, mpz_t z) {
     c->p += n;
 }
 
-int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key, int depth,
-                  const pb_enum_row *rows, const pb_frontier *fr, char *err, size_t errlen) {
+int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key, int depth, const pb_enum_row *rows,
+                  const pb_frontier *fr, char *err, size_t errlen) {
     int kw = f->nwords + 1;
     pb_container_meta m;
     pb_container_meta_init(&m, PB_CKPT_KIND, f);
@@ -249,8 +249,8 @@ void pb_ckpt_rank_path(const char *base, int rank, int nranks, int slot, char *b
     snprintf(buf, len, "%s.%d-of-%d.%d", base, rank, nranks, slot);
 }
 
-int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, int rank, int nranks,
-                 pb_enum_row *rows, int rowcap, pb_frontier *fr, char *err, size_t errlen) {
+int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, int rank, int nranks, pb_enum_row *rows,
+                 int rowcap, pb_frontier *fr, char *err, size_t errlen) {
     char why_open[400];
     pb_creader *r = pb_container_open(path, PB_CKPT_KIND, &f->spec, 1, why_open, sizeof why_open);
     if (!r) {

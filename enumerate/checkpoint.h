@@ -14,8 +14,8 @@
 /* Writes rows[0..depth] and the frontier F(depth) to path, through a
  * temporary file in the same directory renamed over path.  0, or -1 with
  * a message in err. */
-int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key, int depth,
-                  const pb_enum_row *rows, const pb_frontier *fr, char *err, size_t errlen);
+int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key, int depth, const pb_enum_row *rows,
+                  const pb_frontier *fr, char *err, size_t errlen);
 
 /* Reads a checkpoint written for the same field and root into rows
  * (initialised by the caller, rowcap of them) and the empty frontier fr.
@@ -25,8 +25,8 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
  * (pb_enum_owner).  Returns the checkpoint's depth, -1 with a one-line
  * message in err if the file is missing, malformed or for another game,
  * or -2 if the memory budget refused the frontier. */
-int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, int rank, int nranks,
-                 pb_enum_row *rows, int rowcap, pb_frontier *fr, char *err, size_t errlen);
+int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, int rank, int nranks, pb_enum_row *rows,
+                 int rowcap, pb_frontier *fr, char *err, size_t errlen);
 
 /* The depth of the checkpoint at path if it is one of this field and root
  * (header only, no checksum: pb_ckpt_read checks the whole file), else -1. */

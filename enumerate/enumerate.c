@@ -15,8 +15,8 @@
 #include "frontier.h"
 
 static const char *const outcome_names[PB_OUT_COUNT] = {
-    "goal_top",      "goal_bottom",     "own_goal_top",  "own_goal_bottom",
-    "dead_end_top",  "dead_end_bottom", "dead_end_draw", "kick_draw",
+    "goal_top",     "goal_bottom",     "own_goal_top",  "own_goal_bottom",
+    "dead_end_top", "dead_end_bottom", "dead_end_draw", "kick_draw",
 };
 
 const char *pb_enum_outcome_name(pb_enum_outcome k) {
@@ -57,14 +57,14 @@ void pb_enum_checkpoint_name(const pb_field *f, char *buf, size_t len) {
 /* Per-thread counters, merged after each pass (sums: order-free). */
 typedef struct thread_acc {
     mpz_t seq, out[PB_OUT_COUNT];
-    mpz_t mult;                 /* m(p) as a GMP number, for the visitors */
-    mpz_t succ;                 /* m(p) * routes, when it does not fit 64 bits */
-    pb_turnwalk *tw;            /* this thread's turn walk */
-    struct recount *ovf;        /* outcomes whose route count overflowed, to recount */
+    mpz_t mult;          /* m(p) as a GMP number, for the visitors */
+    mpz_t succ;          /* m(p) * routes, when it does not fit 64 bits */
+    pb_turnwalk *tw;     /* this thread's turn walk */
+    struct recount *ovf; /* outcomes whose route count overflowed, to recount */
     size_t novf, capovf;
     /* Successors whose shard was locked by another thread when they came:
      * added later (flush), instead of waiting for the lock. */
-    uint64_t *pend;             /* PEND_MAX entries of kw + 2 words: key, hash, count */
+    uint64_t *pend; /* PEND_MAX entries of kw + 2 words: key, hash, count */
     size_t npend;
     /* Successors with small counts waiting to be added, their slots
      * prefetched (pb_frontier_prefetch): BATCH_MAX entries as in pend. */
@@ -83,18 +83,18 @@ typedef struct run {
     int kw, threads;
     pb_fmem mem;
     pb_frontier *cur, *next;
-    int depth;                  /* the depth of cur */
+    int depth; /* the depth of cur */
     atomic_int stop;
     atomic_ullong done;
-    uint64_t expanded;          /* positions of the depth expanded last */
-    uint64_t positions;         /* positions of cur, of all processes */
-    const pb_enum_dist *dist;   /* NULL: one process */
-    uint64_t routes_max;        /* outcomes with more routes are recounted route by route */
+    uint64_t expanded;        /* positions of the depth expanded last */
+    uint64_t positions;       /* positions of cur, of all processes */
+    const pb_enum_dist *dist; /* NULL: one process */
+    uint64_t routes_max;      /* outcomes with more routes are recounted route by route */
     thread_acc *acc;
     double t0, tpass, tlast;
-    double deadline;            /* omp_get_wtime() past which the run stops; 0: none */
-    uint64_t small_max;         /* counts above it are kept in GMP */
-    uint64_t root_key[PB_MAX_WORDS + 1];  /* the root, packed: checkpoints name it */
+    double deadline;                     /* omp_get_wtime() past which the run stops; 0: none */
+    uint64_t small_max;                  /* counts above it are kept in GMP */
+    uint64_t root_key[PB_MAX_WORDS + 1]; /* the root, packed: checkpoints name it */
 } run;
 
 /* The key of the image of key under the left-right mirror (lr) and/or the
@@ -224,7 +224,7 @@ typedef unsigned __int128 pb_u128;
  * test threshold routes_max): counted again route by route. */
 typedef struct recount {
     uint64_t key[PB_MAX_WORDS + 1];
-    pb_route r;                 /* its end, loser, mover, kick (no nodes) */
+    pb_route r; /* its end, loser, mover, kick (no nodes) */
     pb_u128 routes;
 } recount;
 
@@ -240,7 +240,7 @@ typedef struct route_ctx {
      * route).  128 bits: an outcome has fewer than 2^64 routes (else it
      * is recounted apart) and a turn fewer than 2^32 outcomes. */
     pb_u128 nroutes, nout[PB_OUT_COUNT];
-    int failed;                 /* the turn walk ran out of memory */
+    int failed; /* the turn walk ran out of memory */
 } route_ctx;
 
 static int any_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
@@ -252,9 +252,7 @@ static int any_route(void *c, const pb_field *f, pb_position *after, const pb_ro
  * mover is stuck and the opponent has no kick, so the game is over (a
  * draw).  Only a root can be such a position: a ply leading to one ends
  * the game itself (PB_END_NO_KICK). */
-static int stuck(const pb_field *f, pb_position *p) {
-    return pb_routes_foreach(f, p, any_route, NULL) == 0;
-}
+static int stuck(const pb_field *f, pb_position *p) { return pb_routes_foreach(f, p, any_route, NULL) == 0; }
 
 static int on_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
     route_ctx *x = c;
@@ -582,7 +580,7 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
         R->acc[t].batch = malloc(sizeof(uint64_t) * BATCH_MAX * ((size_t)R->kw + 2));
         if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].pend || !R->acc[t].batch)
             atomic_store(&R->stop, STOP_MEMORY);
-        else pb_turnwalk_set_keys_only(R->acc[t].tw, 1);   /* on_outcome reads keys only */
+        else pb_turnwalk_set_keys_only(R->acc[t].tw, 1); /* on_outcome reads keys only */
     }
     R->small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
     pb_position_pack(f, root, R->root_key);
@@ -610,7 +608,8 @@ static pb_enum_status save(run *R, pb_enum_result *res) {
     if (R->dist) {
         uint64_t any = bad;
         R->dist->sum_u64(R->dist->ctx, &any, 1);
-        if (any && !bad) snprintf(err, sizeof err, "another process could not write its checkpoint of depth %d", R->depth);
+        if (any && !bad)
+            snprintf(err, sizeof err, "another process could not write its checkpoint of depth %d", R->depth);
         bad = any;
     }
     return bad ? fail(res, PB_ENUM_IO, "%s", err) : PB_ENUM_OK;
@@ -626,7 +625,8 @@ static pb_enum_status resume_dist(run *R, pb_enum_result *res, int *depth) {
     uint64_t *have = calloc(2 * (size_t)K, sizeof *have);
     if (!have) return fail(res, PB_ENUM_MEMORY, "out of memory while resuming");
     for (int slot = 0; slot < 2; slot++)
-        have[2 * D->rank + slot] = (uint64_t)(pb_ckpt_depth(ckpt_path(R, slot, buf, sizeof buf), R->f, R->root_key) + 1);
+        have[2 * D->rank + slot] =
+            (uint64_t)(pb_ckpt_depth(ckpt_path(R, slot, buf, sizeof buf), R->f, R->root_key) + 1);
     D->sum_u64(D->ctx, have, 2 * K);
     int best = -1;
     for (int slot = 0; slot < 2; slot++) {
@@ -638,9 +638,10 @@ static pb_enum_status resume_dist(run *R, pb_enum_result *res, int *depth) {
     if (best < 0)
         return fail(res, PB_ENUM_BAD_CHECKPOINT,
                     "no depth is saved by all %d processes in %s.*-of-%d.*: resume with the number of processes "
-                    "of the run that wrote the checkpoint", K, R->o->checkpoint, K);
-    int d = pb_ckpt_read(ckpt_path(R, best & 1, buf, sizeof buf), R->f, R->root_key, D->rank, K, res->rows,
-                         res->rowcap, R->cur, err, sizeof err);
+                    "of the run that wrote the checkpoint",
+                    K, R->o->checkpoint, K);
+    int d = pb_ckpt_read(ckpt_path(R, best & 1, buf, sizeof buf), R->f, R->root_key, D->rank, K, res->rows, res->rowcap,
+                         R->cur, err, sizeof err);
     /* Who could not read its file: refused[r] = 1 (bad file) or 2 (memory). */
     uint64_t *refused = calloc((size_t)K, sizeof *refused);
     if (!refused) return fail(res, PB_ENUM_MEMORY, "out of memory while resuming");
@@ -688,10 +689,10 @@ static pb_enum_status start(run *R, const pb_position *root, pb_enum_result *res
             mpz_clear(one);
         }
     } else {
-        uint64_t refused = (!R->dist || pb_enum_owner(f, R->root_key, R->dist->nranks) == R->dist->rank) &&
-                           pb_frontier_add(R->cur, R->root_key, pb_frontier_hash(R->root_key, R->kw),
-                                           (pb_fcount){1, NULL}) < 0;
-        if (R->dist) R->dist->sum_u64(R->dist->ctx, &refused, 1);   /* all stop, or none */
+        uint64_t refused =
+            (!R->dist || pb_enum_owner(f, R->root_key, R->dist->nranks) == R->dist->rank) &&
+            pb_frontier_add(R->cur, R->root_key, pb_frontier_hash(R->root_key, R->kw), (pb_fcount){1, NULL}) < 0;
+        if (R->dist) R->dist->sum_u64(R->dist->ctx, &refused, 1); /* all stop, or none */
         if (refused)
             return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
     }
@@ -705,8 +706,8 @@ static pb_enum_status resume(run *R, pb_enum_result *res) {
     char err[400];
     int d = -1;
     if (R->dist) {
-        pb_enum_status st = o->checkpoint ? resume_dist(R, res, &d)
-                                          : fail(res, PB_ENUM_BAD_CHECKPOINT, "resume: no checkpoint named");
+        pb_enum_status st =
+            o->checkpoint ? resume_dist(R, res, &d) : fail(res, PB_ENUM_BAD_CHECKPOINT, "resume: no checkpoint named");
         if (st != PB_ENUM_OK) return st;
     } else
         d = pb_ckpt_read(o->checkpoint ? o->checkpoint : "", R->f, R->root_key, 0, 0, res->rows, res->rowcap, R->cur,
@@ -818,8 +819,7 @@ static void run_close(run *R, pb_enum_result *res, int started) {
     free(R->acc);
 }
 
-pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb_enum_options *o,
-                            pb_enum_result *res) {
+pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb_enum_options *o, pb_enum_result *res) {
     run R;
     run_open(&R, f, root, o, res);
     pb_enum_status st;

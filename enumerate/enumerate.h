@@ -34,14 +34,14 @@
  * goal it entered: "Top scores" = a Top turn ends in Bottom's goal; "own
  * goal by Top" = a Top turn ends in Top's own goal (Bottom wins). */
 typedef enum {
-    PB_OUT_GOAL_TOP = 0,      /* Top scores: Top wins */
-    PB_OUT_GOAL_BOTTOM,       /* Bottom scores: Bottom wins */
-    PB_OUT_OWN_GOAL_TOP,      /* Top into its own goal: Bottom wins */
-    PB_OUT_OWN_GOAL_BOTTOM,   /* Bottom into its own goal: Top wins */
-    PB_OUT_DEAD_END_TOP,      /* Top's turn ends in a dead end and Top loses (book; hockey --dead-end loss) */
-    PB_OUT_DEAD_END_BOTTOM,   /* the same for Bottom */
-    PB_OUT_DEAD_END_DRAW,     /* a dead end that is a draw (hockey, default) */
-    PB_OUT_KICK_DRAW,         /* triple: a PB_END_NO_KICK ply (the player to move is then stuck
+    PB_OUT_GOAL_TOP = 0,    /* Top scores: Top wins */
+    PB_OUT_GOAL_BOTTOM,     /* Bottom scores: Bottom wins */
+    PB_OUT_OWN_GOAL_TOP,    /* Top into its own goal: Bottom wins */
+    PB_OUT_OWN_GOAL_BOTTOM, /* Bottom into its own goal: Top wins */
+    PB_OUT_DEAD_END_TOP,    /* Top's turn ends in a dead end and Top loses (book; hockey --dead-end loss) */
+    PB_OUT_DEAD_END_BOTTOM, /* the same for Bottom */
+    PB_OUT_DEAD_END_DRAW,   /* a dead end that is a draw (hockey, default) */
+    PB_OUT_KICK_DRAW,       /* triple: a PB_END_NO_KICK ply (the player to move is then stuck
                                  and the opponent has no free kick), or a root with no ply */
     PB_OUT_COUNT
 } pb_enum_outcome;
@@ -58,12 +58,12 @@ pb_enum_outcome pb_enum_classify(const pb_route *r);
  * games that ended with the d-th turn. */
 typedef struct pb_enum_row {
     int depth;
-    uint64_t positions;     /* |F(d)|: distinct positions where the game goes on */
-    uint64_t classes_lr;    /* F(d) up to the left-right mirror */
-    uint64_t classes_full;  /* F(d) up to {id, lr, tb, lr+tb}, tb swapping the players */
-    int classes_known;      /* 0 while the classes of this depth are not computed yet */
-    mpz_t sequences;        /* perft(d): turn sequences of exactly d turns (d = 0: 1) */
-    mpz_t finished;         /* sequences that end the game with turn d (sum of outcome[]) */
+    uint64_t positions;    /* |F(d)|: distinct positions where the game goes on */
+    uint64_t classes_lr;   /* F(d) up to the left-right mirror */
+    uint64_t classes_full; /* F(d) up to {id, lr, tb, lr+tb}, tb swapping the players */
+    int classes_known;     /* 0 while the classes of this depth are not computed yet */
+    mpz_t sequences;       /* perft(d): turn sequences of exactly d turns (d = 0: 1) */
+    mpz_t finished;        /* sequences that end the game with turn d (sum of outcome[]) */
     mpz_t outcome[PB_OUT_COUNT];
 } pb_enum_row;
 
@@ -93,13 +93,13 @@ typedef struct pb_enum_visitor {
 
 /* Progress, reported from one thread at a time. */
 typedef struct pb_enum_progress {
-    int depth;              /* the depth being built (F(depth) from F(depth-1)) */
-    int finished_depth;     /* 1 when F(depth) is complete (and checkpointed) */
-    uint64_t done, total;   /* positions of F(depth-1) expanded so far, of all */
-    uint64_t positions;     /* positions of F(depth) so far */
-    double seconds;         /* since the run started */
-    double rate;            /* positions of F(depth-1) expanded per second, this depth */
-    long long memory;       /* bytes held by the frontiers */
+    int depth;            /* the depth being built (F(depth) from F(depth-1)) */
+    int finished_depth;   /* 1 when F(depth) is complete (and checkpointed) */
+    uint64_t done, total; /* positions of F(depth-1) expanded so far, of all */
+    uint64_t positions;   /* positions of F(depth) so far */
+    double seconds;       /* since the run started */
+    double rate;          /* positions of F(depth-1) expanded per second, this depth */
+    long long memory;     /* bytes held by the frontiers */
 } pb_enum_progress;
 
 /* Distribution over several processes (the MPI cluster mode,
@@ -135,21 +135,21 @@ typedef struct pb_enum_dist {
 int pb_enum_owner(const pb_field *f, const uint64_t *key, int nranks);
 
 typedef struct pb_enum_options {
-    int max_depth;           /* stop after F(max_depth); -1: until every game has ended */
-    int threads;             /* 0: the OpenMP default */
-    long long memory;        /* budget in bytes for the frontiers; 0: none */
-    const char *checkpoint;  /* checkpoint file, rewritten after each finished depth; NULL: none */
-    int resume;              /* continue from the checkpoint file */
-    int keep_checkpoint;     /* keep the file when every game has ended (default: remove it) */
-    const pb_enum_visitor *visit;   /* NULL: none */
+    int max_depth;                /* stop after F(max_depth); -1: until every game has ended */
+    int threads;                  /* 0: the OpenMP default */
+    long long memory;             /* budget in bytes for the frontiers; 0: none */
+    const char *checkpoint;       /* checkpoint file, rewritten after each finished depth; NULL: none */
+    int resume;                   /* continue from the checkpoint file */
+    int keep_checkpoint;          /* keep the file when every game has ended (default: remove it) */
+    const pb_enum_visitor *visit; /* NULL: none */
     void (*progress)(void *ctx, const pb_enum_progress *pr);
     void *progress_ctx;
-    double progress_every;   /* seconds between progress reports within a depth (0: 2 s) */
-    uint64_t small_max;      /* tests only: counts above it are kept in GMP (0: 2^55 - 1) */
-    uint64_t routes_max;     /* tests only: a turn's outcomes with more routes are recounted
+    double progress_every;    /* seconds between progress reports within a depth (0: 2 s) */
+    uint64_t small_max;       /* tests only: counts above it are kept in GMP (0: 2^55 - 1) */
+    uint64_t routes_max;      /* tests only: a turn's outcomes with more routes are recounted
                                 route by route, as those past 2^64 - 1 are (0: 2^64 - 1) */
-    const pb_enum_dist *dist;   /* several processes (no checkpoint then); NULL: one */
-    double time_limit;       /* seconds of wall clock from the start; 0: none */
+    const pb_enum_dist *dist; /* several processes (no checkpoint then); NULL: one */
+    double time_limit;        /* seconds of wall clock from the start; 0: none */
     /* When *interrupted becomes nonzero (a signal handler sets it), the run
      * stops as at the time limit; NULL: none. */
     const volatile sig_atomic_t *interrupted;
@@ -159,35 +159,34 @@ typedef struct pb_enum_options {
 void pb_enum_options_init(pb_enum_options *o);
 
 typedef enum {
-    PB_ENUM_OK = 0,          /* finished: every game ended, or max_depth reached */
-    PB_ENUM_MEMORY,          /* the memory budget was exceeded */
-    PB_ENUM_STOPPED,         /* a visitor stopped it */
-    PB_ENUM_IO,              /* a checkpoint could not be written */
-    PB_ENUM_BAD_CHECKPOINT,  /* --resume: the checkpoint is missing, malformed or for another game */
-    PB_ENUM_INTERRUPTED      /* the time limit passed or *interrupted was set: res holds the
+    PB_ENUM_OK = 0,         /* finished: every game ended, or max_depth reached */
+    PB_ENUM_MEMORY,         /* the memory budget was exceeded */
+    PB_ENUM_STOPPED,        /* a visitor stopped it */
+    PB_ENUM_IO,             /* a checkpoint could not be written */
+    PB_ENUM_BAD_CHECKPOINT, /* --resume: the checkpoint is missing, malformed or for another game */
+    PB_ENUM_INTERRUPTED     /* the time limit passed or *interrupted was set: res holds the
                                 finished depths, the checkpoint the last of them */
 } pb_enum_status;
 
 typedef struct pb_enum_result {
-    int nrows;               /* rows[0 .. nrows-1] = depths 0 .. nrows-1 */
+    int nrows; /* rows[0 .. nrows-1] = depths 0 .. nrows-1 */
     pb_enum_row *rows;
-    int rowcap;              /* rows allocated (all initialised) */
-    int complete;            /* every game has ended: F(nrows-1) is empty */
-    int last_depth;          /* the last finished depth (F built and checkpointed) */
-    mpz_t games;             /* sum of finished over the rows: all games when complete */
-    mpz_t positions;         /* sum of positions over the rows (see docs/enumerate.md) */
-    long long peak_memory;   /* bytes */
+    int rowcap;            /* rows allocated (all initialised) */
+    int complete;          /* every game has ended: F(nrows-1) is empty */
+    int last_depth;        /* the last finished depth (F built and checkpointed) */
+    mpz_t games;           /* sum of finished over the rows: all games when complete */
+    mpz_t positions;       /* sum of positions over the rows (see docs/enumerate.md) */
+    long long peak_memory; /* bytes */
     double seconds;
-    int resumed_from;        /* depth of the checkpoint resumed from, or -1 */
-    char message[512];       /* why it stopped, for a status other than OK */
+    int resumed_from;  /* depth of the checkpoint resumed from, or -1 */
+    char message[512]; /* why it stopped, for a status other than OK */
 } pb_enum_result;
 
 /* Enumerates from root (a position where the game goes on: between turns).
  * Fills res (free it with pb_enum_result_free, whatever the status).  For
  * a status other than OK, res holds the rows of the depths finished before
  * the stop and message says what happened. */
-pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb_enum_options *o,
-                            pb_enum_result *res);
+pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb_enum_options *o, pb_enum_result *res);
 void pb_enum_result_free(pb_enum_result *res);
 
 /* The default checkpoint file name for a field:

@@ -21,14 +21,11 @@ static int charge(pb_fmem *mem, long long bytes) {
         return -1;
     }
     long long peak = atomic_load(&mem->peak);
-    while (now > peak && !atomic_compare_exchange_weak(&mem->peak, &peak, now)) {
-    }
+    while (now > peak && !atomic_compare_exchange_weak(&mem->peak, &peak, now)) {}
     return 0;
 }
 
-static size_t table_bytes(int kw, size_t cap) {
-    return cap * sizeof(uint64_t) * (size_t)(kw + 1);
-}
+static size_t table_bytes(int kw, size_t cap) { return cap * sizeof(uint64_t) * (size_t)(kw + 1); }
 
 pb_frontier *pb_frontier_new(int kw, uint64_t small_max, pb_fmem *mem) {
     assert(kw >= 2 && small_max >= 1 && small_max <= PB_FRONTIER_VALUE);
@@ -82,9 +79,7 @@ static inline pb_fshard *shard_of(pb_frontier *fr, uint64_t h) {
     return &fr->shard[h >> (64 - PB_FRONTIER_SHARD_BITS)];
 }
 
-static inline uint64_t tag_of(uint64_t h) {
-    return ((h >> 32) & 0xff) << PB_FRONTIER_TAG_SHIFT;
-}
+static inline uint64_t tag_of(uint64_t h) { return ((h >> 32) & 0xff) << PB_FRONTIER_TAG_SHIFT; }
 
 static inline int same_key(const uint64_t *a, const uint64_t *b, int kw) {
     for (int w = 0; w < kw; w++)
@@ -97,8 +92,7 @@ static size_t find_slot(const pb_fshard *sh, int kw, const uint64_t *key, uint64
     size_t mask = sh->cap - 1, i = (size_t)h & mask, stride = (size_t)kw + 1;
     uint64_t tag = tag_of(h), c;
     while ((c = sh->slots[i * stride])) {
-        if ((c & (0xffULL << PB_FRONTIER_TAG_SHIFT)) == tag && same_key(sh->slots + i * stride + 1, key, kw))
-            return i;
+        if ((c & (0xffULL << PB_FRONTIER_TAG_SHIFT)) == tag && same_key(sh->slots + i * stride + 1, key, kw)) return i;
         i = (i + 1) & mask;
     }
     return i;
@@ -146,9 +140,7 @@ static long new_spill(pb_frontier *fr, pb_fshard *sh) {
     return (long)sh->nspill++;
 }
 
-static void set_u64(mpz_t z, uint64_t v) {
-    mpz_import(z, 1, -1, sizeof v, 0, 0, &v);
-}
+static void set_u64(mpz_t z, uint64_t v) { mpz_import(z, 1, -1, sizeof v, 0, 0, &v); }
 
 /* Adds c to the count word *w of sh (keeping its tag); spills when the sum
  * passes small_max. */

@@ -47,17 +47,17 @@
 
 /* Memory shared by the frontiers of one enumeration. */
 typedef struct pb_fmem {
-    atomic_llong used;      /* bytes charged now */
-    atomic_llong peak;      /* the most ever charged */
-    long long budget;       /* 0: no budget */
-    atomic_int exceeded;    /* an allocation was refused */
+    atomic_llong used;   /* bytes charged now */
+    atomic_llong peak;   /* the most ever charged */
+    long long budget;    /* 0: no budget */
+    atomic_int exceeded; /* an allocation was refused */
 } pb_fmem;
 
 typedef struct pb_fshard {
     _Alignas(64) omp_lock_t lock;
-    size_t size, cap;       /* entries, slots (a power of two, or 0) */
-    uint64_t *slots;        /* cap * (kw + 1) words */
-    mpz_t *spill;           /* big counts */
+    size_t size, cap; /* entries, slots (a power of two, or 0) */
+    uint64_t *slots;  /* cap * (kw + 1) words */
+    mpz_t *spill;     /* big counts */
     size_t nspill, capspill;
 } pb_fshard;
 

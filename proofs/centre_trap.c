@@ -30,8 +30,8 @@ typedef struct trap {
     int limit;
     uint64_t nodes, budget;
     int found, out;
-    int16_t path[TRAP_MAX_PATH];   /* path[k]: the ball after k steps */
-    uint8_t stop[TRAP_MAX_PATH];   /* step k ended a turn */
+    int16_t path[TRAP_MAX_PATH]; /* path[k]: the ball after k steps */
+    uint8_t stop[TRAP_MAX_PATH]; /* step k ended a turn */
 } trap;
 
 static int trap_bound(const trap *t) {

@@ -45,8 +45,7 @@ const pb_proofs_claim pb_proofs_claims[] = {
      "Every finishing step from every reachable state (turn-level cross-check on the smallest fields): its "
      "loser is Top or Bottom.",
      pb_claim_no_draws},
-    {"dead-end-odd",
-     "A turn can end in a dead end only on an odd node or on the centre.",
+    {"dead-end-odd", "A turn can end in a dead end only on an odd node or on the centre.",
      "Every dead-end step from every reachable state; the trail-parity invariant at every reachable state "
      "(within turns too); turn-level cross-check on the smallest fields.",
      pb_claim_dead_end_odd},

@@ -4,7 +4,7 @@
 #include "frame.h"
 
 typedef struct dead_ctx {
-    pb_claim_ctx head;          /* first: the frame writes and reads why */
+    pb_claim_ctx head; /* first: the frame writes and reads why */
     uint64_t parity_ok, dead_odd, dead_centre;
 } dead_ctx;
 
@@ -20,7 +20,7 @@ static int dead_position(void *c, const pb_field *f, const pb_position *p, int d
         if ((p->deg[i] & 1) != expect) {
             char nb[8];
             pb_claim_setf(x->head.why, sizeof x->head.why, "node %s has %d drawn segments, against the trail parity",
-                     pb_node_name(f, i, nb), p->deg[i]);
+                          pb_node_name(f, i, nb), p->deg[i]);
             return 1;
         }
     }
@@ -40,8 +40,8 @@ static int dead_check(dead_ctx *x, const pb_field *f, int v) {
     return 0;
 }
 
-static int dead_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
-                      const pb_route *r, int depth, uint64_t count) {
+static int dead_route(void *c, const pb_field *f, const pb_position *before, pb_position *after, const pb_route *r,
+                      int depth, uint64_t count) {
     (void)before, (void)depth, (void)count;
     if (r->end != PB_END_DEAD_END) return 0;
     return dead_check(c, f, after->ball);
@@ -63,17 +63,21 @@ static void dead_note(const pb_claim_walk *w, const pb_proofs_opts *o, const pb_
     const dead_ctx *x = w->step.ctx;
     (void)o, (void)res;
     pb_claim_setf(cf->pf->note, sizeof cf->pf->note,
-             "trail parity held in %llu states/positions; dead ends: %llu on odd nodes, %llu on the centre",
-             (unsigned long long)x->parity_ok, (unsigned long long)x->dead_odd, (unsigned long long)x->dead_centre);
+                  "trail parity held in %llu states/positions; dead ends: %llu on odd nodes, %llu on the centre",
+                  (unsigned long long)x->parity_ok, (unsigned long long)x->dead_odd,
+                  (unsigned long long)x->dead_centre);
 }
 
 pb_check_outcome pb_claim_dead_end_odd(const pb_proofs_opts *o, pb_proofs_result *res) {
     static const dead_ctx fresh;
     dead_ctx x, xt;
-    pb_claim_walk w = {.turn = {dead_position, dead_route, &xt}, .step = {dead_state, dead_step, &x}, .fresh = &fresh,
-                    .size = sizeof fresh, .field = dead_note,
-                    .holds = "Every dead end met is on an odd node or on the centre, and the trail parity (odd "
-                             "drawn degree exactly at the centre and the ball, unless they coincide) holds in "
-                             "every reachable position. "};
+    pb_claim_walk w = {.turn = {dead_position, dead_route, &xt},
+                       .step = {dead_state, dead_step, &x},
+                       .fresh = &fresh,
+                       .size = sizeof fresh,
+                       .field = dead_note,
+                       .holds = "Every dead end met is on an odd node or on the centre, and the trail parity (odd "
+                                "drawn degree exactly at the centre and the ball, unless they coincide) holds in "
+                                "every reachable position. "};
     return pb_claim_walk_fields(o, res, &w, NULL, NULL);
 }

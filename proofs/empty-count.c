@@ -67,9 +67,8 @@ pb_check_outcome pb_claim_empty_count(const pb_proofs_opts *o, pb_proofs_result 
             bad++;
             if (bad == 1) {
                 first_bad = s;
-                pb_claim_setf(why, sizeof why,
-                         "field model %ld, flags %ld, definition %ld, formula %ld%s", model, flags_n, def,
-                         formula_n, formula_n % 2 ? " (odd)" : "");
+                pb_claim_setf(why, sizeof why, "field model %ld, flags %ld, definition %ld, formula %ld%s", model,
+                              flags_n, def, formula_n, formula_n % 2 ? " (odd)" : "");
             }
         }
         pb_field_free(f);
@@ -79,12 +78,11 @@ pb_check_outcome pb_claim_empty_count(const pb_proofs_opts *o, pb_proofs_result 
     pb_proofs_field *pf = pb_claim_add_field(res, &all);
     pf->complete = 1;
     pf->positions = (uint64_t)nf;
-    if (o->fields)
-        pb_claim_setf(pf->note, sizeof pf->note, "%d field(s) given; %d disagree", nf, bad);
+    if (o->fields) pb_claim_setf(pf->note, sizeof pf->note, "%d field(s) given; %d disagree", nf, bad);
     else
         pb_claim_setf(pf->note, sizeof pf->note,
-             "%d fields: every even G <= W <= %d, even L <= %d (%d within 20x20); %d disagree", nf, maxd, maxd,
-             n20, bad);
+                      "%d fields: every even G <= W <= %d, even L <= %d (%d within 20x20); %d disagree", nf, maxd, maxd,
+                      n20, bad);
     if (bad) {
         pf->failed = 1;
         char d[40];
@@ -105,8 +103,8 @@ pb_check_outcome pb_claim_empty_count(const pb_proofs_opts *o, pb_proofs_result 
         return PB_CHECK_FAILS;
     }
     pb_claim_setf(res->summary, sizeof res->summary,
-             "On all %d box fields with even G <= W <= %d and even L <= %d the field model, the flags, a count "
-             "from the definition and the formula agree, and N is even.",
-             nf, maxd, maxd);
+                  "On all %d box fields with even G <= W <= %d and even L <= %d the field model, the flags, a count "
+                  "from the definition and the formula agree, and N is even.",
+                  nf, maxd, maxd);
     return PB_CHECK_HOLDS;
 }

@@ -12,7 +12,7 @@ typedef struct first_ctx {
     int16_t **nodes;
     int *len;
     pb_position *after;
-    int failed;        /* out of memory: the listing is not whole */
+    int failed; /* out of memory: the listing is not whole */
 } first_ctx;
 
 static int first_route(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
@@ -116,17 +116,19 @@ pb_check_outcome pb_claim_first_moves(const pb_proofs_opts *o, pb_proofs_result 
                 if (s.goal == 2 && s.width == 6 && s.length == 8 && !single) {
                     pb_proofs_field *pf = pb_claim_add_field(res, &s);
                     pf->complete = 1, pf->routes = (uint64_t)x->n;
-                    pb_claim_setf(pf->note, sizeof pf->note,
-                             "the book's field: %d routes; %d classes under the left-right mirror; %d under the full "
-                             "group (top-bottom swaps the players); %d if the players' colours are ignored",
-                             x->n, lr, full, cl);
+                    pb_claim_setf(
+                        pf->note, sizeof pf->note,
+                        "the book's field: %d routes; %d classes under the left-right mirror; %d under the full "
+                        "group (top-bottom swaps the players); %d if the players' colours are ignored",
+                        x->n, lr, full, cl);
                 }
                 if (!covered && g == 2 && strlen(small) < sizeof small - 60)
                     pb_claim_notef(small, sizeof small, "%s%s %d routes/%d classes", small[0] ? ", " : "", d, x->n, lr);
                 if ((covered || single) && (x->n != 8 || lr != expect)) {
                     if (!bad) {
                         pb_claim_set_cx(res, &gm, !o->start || o->start_game,
-                               "%s: %d first routes in %d left-right classes, not 8 in %d", d, x->n, lr, expect);
+                                        "%s: %d first routes in %d left-right classes, not 8 in %d", d, x->n, lr,
+                                        expect);
                     }
                     bad++;
                 }
@@ -152,11 +154,11 @@ done:;
         return PB_CHECK_FAILS;
     }
     pb_claim_setf(res->summary, sizeof res->summary,
-             "On every box field with W, L >= 4 (all %d of them up to %dx%d) the first turn has exactly 8 routes, "
-             "one step each to the empty neighbours of the centre, in %d classes under the left-right mirror "
-             "(E=W, NE=NW, SE=SW, N, S).  The top-bottom mirror swaps the players, so it joins no two first "
-             "moves of the same player: the full group also gives %d; only with the colours ignored do N=S and "
-             "NE=SE fold, leaving 3.",
-             nclaim, maxd, maxd, expect, expect);
+                  "On every box field with W, L >= 4 (all %d of them up to %dx%d) the first turn has exactly 8 routes, "
+                  "one step each to the empty neighbours of the centre, in %d classes under the left-right mirror "
+                  "(E=W, NE=NW, SE=SW, N, S).  The top-bottom mirror swaps the players, so it joins no two first "
+                  "moves of the same player: the full group also gives %d; only with the colours ignored do N=S and "
+                  "NE=SE fold, leaving 3.",
+                  nclaim, maxd, maxd, expect, expect);
     return PB_CHECK_HOLDS;
 }

@@ -132,15 +132,14 @@ static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_
         if (stopped) {
             if (pb_stepwalk_trace(&w, &g) == 0)
                 pb_claim_set_cx(res, &g, !o->start || o->start_game, "%s (turn %d, %d segments: fewest segments)",
-                       what[0] ? what : "violation", g.nturns, pb_position_drawn_count(f, &g.pos));
-            else
-                pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what), res->has_cx = 1;
+                                what[0] ? what : "violation", g.nturns, pb_position_drawn_count(f, &g.pos));
+            else pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what), res->has_cx = 1;
         }
         pb_stepwalk_free(&w);
         pb_game_free(&g);
     }
-    int want_turns = tv && !stopped && o->turn_walk >= 0 &&
-                     (o->max_depth > 0 || !sv || o->turn_walk > 0 || turn_walk_small(f));
+    int want_turns =
+        tv && !stopped && o->turn_walk >= 0 && (o->max_depth > 0 || !sv || o->turn_walk > 0 || turn_walk_small(f));
     if (want_turns) {
         pb_walk w;
         pb_claim_walk_start(o, f, &g, &start, &d0);
@@ -157,9 +156,8 @@ static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_
             stopped = 1;
             if (pb_walk_trace(&w, &g) == 0)
                 pb_claim_set_cx(res, &g, !o->start || o->start_game, "%s (turn %d: fewest turns)",
-                       what_turn[0] ? what_turn : "violation", g.nturns);
-            else
-                pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what_turn), res->has_cx = 1;
+                                what_turn[0] ? what_turn : "violation", g.nturns);
+            else pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what_turn), res->has_cx = 1;
         }
         pb_walk_free(&w);
         pb_game_free(&g);

@@ -17,17 +17,17 @@
  * starts with it, so the frame reads why a walk stopped without knowing
  * the rest of the struct. */
 typedef struct pb_claim_ctx {
-    char why[PB_CLAIM_WHY];     /* empty, or why a visitor stopped the walk */
+    char why[PB_CLAIM_WHY]; /* empty, or why a visitor stopped the walk */
 } pb_claim_ctx;
 
 /* One walked field, as a walking claim sees it before the field is freed. */
 typedef struct pb_claim_field {
     const pb_field *f;
-    const char *desc;           /* the field as "(G;W;L)" */
+    const char *desc; /* the field as "(G;W;L)" */
     pb_proofs_field *pf;
-    int stop;                   /* the walks stopped at a violation (or disagreed) */
-    const char *why;            /* its reason: the step walk's, else the turn walk's */
-    pb_proofs_result *cx;       /* the walks' counterexample: res, or a scratch result (all_fields) */
+    int stop;             /* the walks stopped at a violation (or disagreed) */
+    const char *why;      /* its reason: the step walk's, else the turn walk's */
+    pb_proofs_result *cx; /* the walks' counterexample: res, or a scratch result (all_fields) */
 } pb_claim_field;
 
 /* A claim checked by walking its fields: the visitors of the two walks,
@@ -37,14 +37,14 @@ typedef struct pb_claim_field {
 typedef struct pb_claim_walk {
     pb_walk_visitor turn;
     pb_stepwalk_visitor step;
-    const void *fresh;          /* both contexts start every field as a copy of this */
-    size_t size;                /* of a context (at least sizeof(pb_claim_ctx)) */
+    const void *fresh; /* both contexts start every field as a copy of this */
+    size_t size;       /* of a context (at least sizeof(pb_claim_ctx)) */
     /* The field's note, and whatever else the claim does per field. */
     void (*field)(const struct pb_claim_walk *w, const pb_proofs_opts *o, const pb_claim_field *cf,
                   pb_proofs_result *res);
-    void *arg;                  /* the claim's own state, for field */
-    int all_fields;             /* go on after a violation; field judges the counterexample */
-    const char *holds;          /* the summary when no field fails, before "Exhaustive on ..." (or NULL) */
+    void *arg;         /* the claim's own state, for field */
+    int all_fields;    /* go on after a violation; field judges the counterexample */
+    const char *holds; /* the summary when no field fails, before "Exhaustive on ..." (or NULL) */
 } pb_claim_walk;
 
 /* Walks every field of a claim (the fields asked for, else the default

@@ -8,10 +8,10 @@
 #include <string.h>
 
 typedef struct last_ctx {
-    pb_claim_ctx head;          /* first: the frame writes and reads why */
-    int exact;                     /* allow the centre (dead end) */
+    pb_claim_ctx head; /* first: the frame writes and reads why */
+    int exact;         /* allow the centre (dead end) */
     uint64_t goal, dead_odd, dead_centre;
-    int min_centre;                /* fewest segments (step walk) or turns (turn walk) to a centre trap */
+    int min_centre; /* fewest segments (step walk) or turns (turn walk) to a centre trap */
 } last_ctx;
 
 /* The end of a finished game: node v, reached by a goal or a dead end. */
@@ -41,8 +41,8 @@ static int last_check(last_ctx *x, const pb_field *f, const pb_position *after, 
     return 1;
 }
 
-static int last_route(void *c, const pb_field *f, const pb_position *before, pb_position *after,
-                      const pb_route *r, int depth, uint64_t count) {
+static int last_route(void *c, const pb_field *f, const pb_position *before, pb_position *after, const pb_route *r,
+                      int depth, uint64_t count) {
     (void)before, (void)count, (void)depth;
     if (r->end == PB_END_NONE) return 0;
     return last_check(c, f, after, r->end == PB_END_GOAL, depth + 1);
@@ -59,7 +59,7 @@ static int last_step(void *c, const pb_field *f, const pb_position *before, cons
 typedef struct last_run {
     int exact;
     int failed;
-    int cx_turns;               /* turns of the counterexample kept: the fewest over the fields */
+    int cx_turns; /* turns of the counterexample kept: the fewest over the fields */
 } last_run;
 
 /* After the walks of a field: keeps the shortest counterexample, writes the
@@ -89,15 +89,15 @@ static void last_field(const pb_claim_walk *w, const pb_proofs_opts *o, const pb
             res->cx_record = tmp->cx_record, res->cx_svg = tmp->cx_svg, res->cx_turns = tmp->cx_turns;
             tmp->cx_record = tmp->cx_svg = NULL;
             pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (fewest segments: breadth-first)",
-                 cf->desc, cf->why, turns);
+                          cf->desc, cf->why, turns);
             run->cx_turns = turns;
         }
     }
     pb_claim_notef(pf->note, sizeof pf->note,
-          "finishes: %llu goals (all goal nodes odd: %s), %llu dead ends on odd nodes, %llu dead ends "
-          "on the centre%s",
-          (unsigned long long)x->goal, goal_even ? "NO" : "yes", (unsigned long long)x->dead_odd,
-          (unsigned long long)x->dead_centre, cf->stop ? "; stopped at the first violation" : "");
+                   "finishes: %llu goals (all goal nodes odd: %s), %llu dead ends on odd nodes, %llu dead ends "
+                   "on the centre%s",
+                   (unsigned long long)x->goal, goal_even ? "NO" : "yes", (unsigned long long)x->dead_odd,
+                   (unsigned long long)x->dead_centre, cf->stop ? "; stopped at the first violation" : "");
     if (x->min_centre)
         pb_claim_notef(pf->note, sizeof pf->note, "; walks: first centre trap after %d segments", x->min_centre);
     if (xt->min_centre) pb_claim_notef(pf->note, sizeof pf->note, ", fewest turns to a centre trap %d", xt->min_centre);
@@ -106,8 +106,7 @@ static void last_field(const pb_claim_walk *w, const pb_proofs_opts *o, const pb
     if (!o->no_trap_search && !o->start && !o->start_game) {
         pb_game g;
         uint64_t nodes = 0;
-        int steps =
-            pb_proofs_centre_trap(f, o->trap_max_steps > 0 ? o->trap_max_steps : 24, 200000000ULL, &g, &nodes);
+        int steps = pb_proofs_centre_trap(f, o->trap_max_steps > 0 ? o->trap_max_steps : 24, 200000000ULL, &g, &nodes);
         if (steps > 0) {
             pb_claim_notef(pf->note, sizeof pf->note, "; shortest centre trap: %d steps, %d turns (%llu search nodes)",
                            steps, g.nturns, (unsigned long long)nodes);
@@ -115,15 +114,15 @@ static void last_field(const pb_claim_walk *w, const pb_proofs_opts *o, const pb
                 run->failed = 1, pf->failed = 1;
                 char nb[8], what[256];
                 pb_claim_setf(what, sizeof what,
-                     "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest possible: "
-                     "iterative deepening)",
-                     cf->desc, pb_node_name(f, f->centre, nb), g.nturns, steps);
+                              "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest possible: "
+                              "iterative deepening)",
+                              cf->desc, pb_node_name(f, f->centre, nb), g.nturns, steps);
                 pb_claim_set_cx(res, &g, 1, "%s", what);
                 run->cx_turns = g.nturns;
             }
         } else if (steps == 0) {
             pb_claim_notef(pf->note, sizeof pf->note, "; no centre trap within %d steps",
-                  o->trap_max_steps > 0 ? o->trap_max_steps : 24);
+                           o->trap_max_steps > 0 ? o->trap_max_steps : 24);
         } else {
             pb_claim_notef(pf->note, sizeof pf->note, "; centre-trap search ran out of budget");
         }
@@ -219,8 +218,8 @@ static pb_check_outcome last_survey(pb_proofs_result *res) {
     pb_claim_setf(pf->note, sizeof pf->note,
                   "centre-trap survey, every even G <= W <= 20, L <= 20: a trap found on %d of %d fields, shortest "
                   "%d..%d segments, %d..%d turns (%.1f s)%s%s",
-                  nfound, nsurvey, smin, smax, tmin, tmax, pf->seconds,
-                  missing[0] ? "; none within 24 steps on " : "", missing);
+                  nfound, nsurvey, smin, smax, tmin, tmax, pf->seconds, missing[0] ? "; none within 24 steps on " : "",
+                  missing);
     return PB_CHECK_HOLDS;
 }
 
@@ -228,8 +227,7 @@ static pb_check_outcome last_survey(pb_proofs_result *res) {
  * after the walks of n fields (complete of them exhaustive). */
 static pb_check_outcome last_summary(pb_proofs_result *res, const last_run *run, int complete, int n) {
     if (run->failed) {
-        if (run->exact)
-            pb_claim_setf(res->summary, sizeof res->summary, "fails: %s", res->cx_what);
+        if (run->exact) pb_claim_setf(res->summary, sizeof res->summary, "fails: %s", res->cx_what);
         else
             pb_claim_setf(res->summary, sizeof res->summary,
                           "The book's statement fails: a game played to its end can end with the ball trapped on "
@@ -246,8 +244,7 @@ static pb_check_outcome last_summary(pb_proofs_result *res, const last_run *run,
                       complete, n);
     else
         pb_claim_setf(res->summary, sizeof res->summary,
-                      "Every finished game checked ends on an odd node (exhaustive on %d of %d fields).", complete,
-                      n);
+                      "Every finished game checked ends on an odd node (exhaustive on %d of %d fields).", complete, n);
     return complete ? PB_CHECK_HOLDS : PB_CHECK_OPEN;
 }
 
@@ -258,8 +255,13 @@ static pb_check_outcome check_last_move(const pb_proofs_opts *o, pb_proofs_resul
     memset(&fresh, 0, sizeof fresh);
     fresh.exact = exact;
     last_run run = {exact, 0, 1 << 30};
-    pb_claim_walk w = {.turn = {NULL, last_route, &xt}, .step = {NULL, last_step, &x}, .fresh = &fresh,
-                       .size = sizeof fresh, .field = last_field, .arg = &run, .all_fields = 1};
+    pb_claim_walk w = {.turn = {NULL, last_route, &xt},
+                       .step = {NULL, last_step, &x},
+                       .fresh = &fresh,
+                       .size = sizeof fresh,
+                       .field = last_field,
+                       .arg = &run,
+                       .all_fields = 1};
     int n, complete;
     pb_check_outcome rc = pb_claim_walk_fields(o, res, &w, &n, &complete);
     if (rc != PB_CHECK_HOLDS) return rc;

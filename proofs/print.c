@@ -17,7 +17,10 @@ void pb_proofs_print(FILE *out, const pb_proofs_result *res) {
         char d[40];
         spec_desc(&pf->spec, d, sizeof d);
         if (pf->stepwalk || pf->turnwalk) {
-            fprintf(out, "field      %-9s %s, %.1f s\n", d, pf->complete ? "complete (exhaustive)" : pf->failed ? "stopped at a counterexample" : "INCOMPLETE",
+            fprintf(out, "field      %-9s %s, %.1f s\n", d,
+                    pf->complete ? "complete (exhaustive)"
+                    : pf->failed ? "stopped at a counterexample"
+                                 : "INCOMPLETE",
                     pf->seconds);
             if (pf->stepwalk)
                 fprintf(out,
@@ -27,11 +30,14 @@ void pb_proofs_print(FILE *out, const pb_proofs_result *res) {
                         (unsigned long long)pf->fsteps, (unsigned long long)pf->step_games,
                         pf->games_overflow ? "+ (overflow)" : "");
             if (pf->turnwalk)
-                fprintf(out, "           turn walk: %d turns deep, %llu positions, %llu routes, %llu finishing routes, "
-                             "%llu finished games%s\n",
+                fprintf(out,
+                        "           turn walk: %d turns deep, %llu positions, %llu routes, %llu finishing routes, "
+                        "%llu finished games%s\n",
                         pf->depth, (unsigned long long)pf->positions, (unsigned long long)pf->routes,
                         (unsigned long long)pf->finished, (unsigned long long)pf->games,
-                        pf->xcheck > 0 ? " (= step walk)" : pf->xcheck < 0 ? " (DIFFERS from the step walk)" : "");
+                        pf->xcheck > 0   ? " (= step walk)"
+                        : pf->xcheck < 0 ? " (DIFFERS from the step walk)"
+                                         : "");
             if (pf->note[0]) fprintf(out, "           %s\n", pf->note);
         } else if (pf->routes) {
             fprintf(out, "field      %-9s %s\n", d, pf->note);

@@ -29,9 +29,9 @@
 #include "walk.h"
 
 typedef enum {
-    PB_VERDICT_HOLDS = 0,   /* checked everywhere it was asked, no violation */
-    PB_VERDICT_FAILS = 1,   /* a counterexample was found */
-    PB_VERDICT_OPEN = 2     /* nothing failed, but no field was checked completely */
+    PB_VERDICT_HOLDS = 0, /* checked everywhere it was asked, no violation */
+    PB_VERDICT_FAILS = 1, /* a counterexample was found */
+    PB_VERDICT_OPEN = 2   /* nothing failed, but no field was checked completely */
 } pb_verdict;
 
 #define PB_PROOFS_NOTE 640
@@ -39,25 +39,25 @@ typedef enum {
 /* What one field contributed. */
 typedef struct pb_proofs_field {
     pb_field_spec spec;
-    int complete;           /* exhaustive on this field */
-    int depth;              /* turns followed (deepest level expanded) */
-    uint64_t positions;     /* distinct positions checked */
-    uint64_t routes;        /* (position, route) pairs checked */
-    uint64_t finished;      /* distinct finishing (position, route) pairs */
-    uint64_t games;         /* finished games as turn sequences */
+    int complete;       /* exhaustive on this field */
+    int depth;          /* turns followed (deepest level expanded) */
+    uint64_t positions; /* distinct positions checked */
+    uint64_t routes;    /* (position, route) pairs checked */
+    uint64_t finished;  /* distinct finishing (position, route) pairs */
+    uint64_t games;     /* finished games as turn sequences */
     /* The step-level walk (stepwalk.h), the primary method on full walks. */
-    int stepwalk;           /* it ran */
-    uint64_t states;        /* distinct states (between and within turns) */
-    uint64_t steps;         /* (state, step) pairs checked */
-    uint64_t fsteps;        /* finishing (state, step) pairs */
-    uint64_t step_games;    /* finished games counted by the step walk */
-    int step_levels;        /* segment levels fully expanded */
-    int turnwalk;           /* the turn-level walk ran (cross-check or --depth) */
-    int xcheck;             /* both walks complete: 1 game counts agree, -1 they differ, 0 n/a */
+    int stepwalk;        /* it ran */
+    uint64_t states;     /* distinct states (between and within turns) */
+    uint64_t steps;      /* (state, step) pairs checked */
+    uint64_t fsteps;     /* finishing (state, step) pairs */
+    uint64_t step_games; /* finished games counted by the step walk */
+    int step_levels;     /* segment levels fully expanded */
+    int turnwalk;        /* the turn-level walk ran (cross-check or --depth) */
+    int xcheck;          /* both walks complete: 1 game counts agree, -1 they differ, 0 n/a */
     int games_overflow;
     double seconds;
     int failed;
-    char note[PB_PROOFS_NOTE];  /* claim-specific figures */
+    char note[PB_PROOFS_NOTE]; /* claim-specific figures */
 } pb_proofs_field;
 
 typedef struct pb_proofs_result {
@@ -65,42 +65,42 @@ typedef struct pb_proofs_result {
     pb_verdict verdict;
     int nfields, capfields;
     pb_proofs_field *fields;
-    char summary[1024];     /* what holds, in one paragraph */
+    char summary[1024]; /* what holds, in one paragraph */
     /* The counterexample (verdict FAILS). */
     int has_cx;
     pb_field_spec cx_spec;
-    char *cx_record;        /* malloc'd game record (routes from cx_from) */
-    char *cx_svg;           /* malloc'd SVG diagram of it */
-    char cx_what[256];      /* what it shows */
-    int cx_from_start;      /* record starts at the field's start position */
-    int cx_turns;           /* turns in the record */
+    char *cx_record;   /* malloc'd game record (routes from cx_from) */
+    char *cx_svg;      /* malloc'd SVG diagram of it */
+    char cx_what[256]; /* what it shows */
+    int cx_from_start; /* record starts at the field's start position */
+    int cx_turns;      /* turns in the record */
 } pb_proofs_result;
 
 /* Hooks for tests (all optional: zero means the book's default). */
 typedef struct pb_proofs_opts {
-    const pb_field_spec *fields;  /* fields to check; NULL = the claim's default list */
+    const pb_field_spec *fields; /* fields to check; NULL = the claim's default list */
     int nfields;
-    int max_depth;                /* turns; 0 = until every game ends */
-    size_t max_positions;         /* per field; 0 = default cap */
-    double max_seconds;           /* per field; 0 = default cap */
-    double deadline;              /* pb_walk_now() time after which no walk goes on; 0 = none */
-    const pb_position *start;     /* walk from this position (with one field) */
-    int start_turns;              /* turns made before *start */
-    const pb_game *start_game;    /* or from the end of this game (gives full records) */
-    long (*empty_formula)(int g, int w, int l);  /* empty-count: formula checked */
-    int max_dim;                  /* empty-count: largest W and L (default 20) */
-    int expect_classes;           /* first-moves: classes claimed (default 5) */
-    int trap_max_steps;           /* last-move: centre-trap search bound (default 24) */
-    int no_trap_search;           /* last-move: skip the targeted search */
-    int turn_walk;                /* 1: also run the turn-level walk on every field; -1: never */
+    int max_depth;                              /* turns; 0 = until every game ends */
+    size_t max_positions;                       /* per field; 0 = default cap */
+    double max_seconds;                         /* per field; 0 = default cap */
+    double deadline;                            /* pb_walk_now() time after which no walk goes on; 0 = none */
+    const pb_position *start;                   /* walk from this position (with one field) */
+    int start_turns;                            /* turns made before *start */
+    const pb_game *start_game;                  /* or from the end of this game (gives full records) */
+    long (*empty_formula)(int g, int w, int l); /* empty-count: formula checked */
+    int max_dim;                                /* empty-count: largest W and L (default 20) */
+    int expect_classes;                         /* first-moves: classes claimed (default 5) */
+    int trap_max_steps;                         /* last-move: centre-trap search bound (default 24) */
+    int no_trap_search;                         /* last-move: skip the targeted search */
+    int turn_walk;                              /* 1: also run the turn-level walk on every field; -1: never */
 } pb_proofs_opts;
 
 /* What a checker found; pb_proofs_run turns it into the verdict. */
 typedef enum {
-    PB_CHECK_HOLDS = 0,     /* no violation, and some field was checked exhaustively */
-    PB_CHECK_FAILS,         /* a violation: res holds the counterexample */
-    PB_CHECK_BAD_FIELD,     /* a field could not be built: res->summary says why */
-    PB_CHECK_OPEN           /* no violation, but no field was checked exhaustively */
+    PB_CHECK_HOLDS = 0, /* no violation, and some field was checked exhaustively */
+    PB_CHECK_FAILS,     /* a violation: res holds the counterexample */
+    PB_CHECK_BAD_FIELD, /* a field could not be built: res->summary says why */
+    PB_CHECK_OPEN       /* no violation, but no field was checked exhaustively */
 } pb_check_outcome;
 
 typedef pb_check_outcome (*pb_proofs_checker)(const pb_proofs_opts *o, pb_proofs_result *res);

@@ -36,9 +36,9 @@ typedef struct pb_stepwalk {
     int nlevels;
     pb_posset *levels;
     int complete;
-    int depth_done;         /* deepest level expanded (segments) */
+    int depth_done; /* deepest level expanded (segments) */
     uint64_t states, steps, finishing;
-    uint64_t games;         /* finished games (paths), with multiplicity */
+    uint64_t games; /* finished games (paths), with multiplicity */
     int games_overflow;
     double seconds;
     int stopped, stop_level, stop_dir;

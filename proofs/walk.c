@@ -23,9 +23,9 @@ typedef struct expand {
     const pb_walk_limits *lim;
     const pb_position *before;
     pb_posset *next;
-    int depth;          /* absolute depth of `before` */
+    int depth; /* absolute depth of `before` */
     uint64_t count;
-    int over;           /* a limit was hit */
+    int over; /* a limit was hit */
     double t0;
 } expand;
 
@@ -51,8 +51,8 @@ static int expand_route(void *c, const pb_field *f, pb_position *after, const pb
     return 0;
 }
 
-int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0,
-                const pb_walk_limits *lim, const pb_walk_visitor *v) {
+int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0, const pb_walk_limits *lim,
+                const pb_walk_visitor *v) {
     static const pb_walk_limits nolim = {0, 0, 0};
     static const pb_walk_visitor novisit = {NULL, NULL, NULL};
     if (!lim) lim = &nolim;

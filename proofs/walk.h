@@ -34,43 +34,43 @@ typedef struct pb_walk_visitor {
     /* Every route from a position at `depth` (so the route is turn depth+1);
      * after is the position after it (with the last segment drawn when the
      * route ends the game).  Must leave *after unchanged. */
-    int (*route)(void *ctx, const pb_field *f, const pb_position *before, pb_position *after,
-                 const pb_route *r, int depth, uint64_t count);
+    int (*route)(void *ctx, const pb_field *f, const pb_position *before, pb_position *after, const pb_route *r,
+                 int depth, uint64_t count);
     void *ctx;
 } pb_walk_visitor;
 
 typedef struct pb_walk_limits {
-    int max_depth;          /* levels to expand; 0 = until every game has ended */
-    size_t max_positions;   /* stop (incomplete) when the levels hold more; 0 = no cap */
-    double max_seconds;     /* stop (incomplete) after this much time; 0 = no cap */
+    int max_depth;        /* levels to expand; 0 = until every game has ended */
+    size_t max_positions; /* stop (incomplete) when the levels hold more; 0 = no cap */
+    double max_seconds;   /* stop (incomplete) after this much time; 0 = no cap */
 } pb_walk_limits;
 
 typedef struct pb_walk {
     const pb_field *f;
-    int depth0;             /* turns made before the walk's start */
-    int nlevels;            /* levels stored: 0 .. nlevels-1 */
+    int depth0;  /* turns made before the walk's start */
+    int nlevels; /* levels stored: 0 .. nlevels-1 */
     pb_posset *levels;
     /* figures */
-    int complete;           /* every game from the start was followed to its end */
-    int depth_done;         /* deepest level fully expanded (relative) */
-    uint64_t positions;     /* distinct positions visited (all levels) */
-    uint64_t routes;        /* routes visited (distinct position, route) pairs */
-    uint64_t finished;      /* finishing routes visited (distinct final (position, route)) */
-    uint64_t games;         /* finished games as turn sequences (with multiplicity) */
-    int games_overflow;     /* games exceeded 64 bits */
+    int complete;       /* every game from the start was followed to its end */
+    int depth_done;     /* deepest level fully expanded (relative) */
+    uint64_t positions; /* distinct positions visited (all levels) */
+    uint64_t routes;    /* routes visited (distinct position, route) pairs */
+    uint64_t finished;  /* finishing routes visited (distinct final (position, route)) */
+    uint64_t games;     /* finished games as turn sequences (with multiplicity) */
+    int games_overflow; /* games exceeded 64 bits */
     double seconds;
     /* where it stopped, when a visitor asked to */
     int stopped;
-    int stop_depth;         /* relative level of stop_before */
+    int stop_depth; /* relative level of stop_before */
     pb_position stop_before;
-    int16_t *stop_route;    /* nodes of the route (NULL when stopped at a position) */
+    int16_t *stop_route; /* nodes of the route (NULL when stopped at a position) */
     int stop_route_len;
 } pb_walk;
 
 /* Walks from *start (which is d0 turns into a game).  Returns 0, or 1 when a
  * visitor stopped the walk. */
-int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0,
-                const pb_walk_limits *lim, const pb_walk_visitor *v);
+int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0, const pb_walk_limits *lim,
+                const pb_walk_visitor *v);
 void pb_walk_free(pb_walk *w);
 
 /* Traces the stop position back to the walk's start and plays it into *g:

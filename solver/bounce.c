@@ -83,8 +83,7 @@ static int bounce_play(const pb_field *f, pb_position *p, const int16_t *nodes, 
         int a = nodes[k - 1], b = nodes[k], d;
         for (d = 0; d < 8; d++)
             if (pb_step_to(f, a, d) == b) break;
-        if (d == 8 || !(f->flags[b] & PB_NODE) ||
-            abs(pb_x(f, a) - pb_x(f, b)) > 1) {
+        if (d == 8 || !(f->flags[b] & PB_NODE) || abs(pb_x(f, a) - pb_x(f, b)) > 1) {
             snprintf(err, errlen, "%s is not a step to a neighbouring node", step_desc(f, a, b, sb, sizeof sb));
             break;
         }
@@ -98,9 +97,9 @@ static int bounce_play(const pb_field *f, pb_position *p, const int16_t *nodes, 
         }
         r = pb_step(f, p, d, &undo[k], &loser);
         if (r != PB_STEP_BOUNCE && k < len - 1) {
-            const char *why = r == PB_STEP_STOP ? "the turn stops on the empty node"
-                            : r == PB_STEP_GOAL ? "the game ends with a goal at"
-                                                : "the turn ends in a dead end at";
+            const char *why = r == PB_STEP_STOP   ? "the turn stops on the empty node"
+                              : r == PB_STEP_GOAL ? "the game ends with a goal at"
+                                                  : "the turn ends in a dead end at";
             snprintf(err, errlen, "%s %s, yet the route goes on", why, pb_node_name(f, b, nb));
             k++;
             break;

@@ -163,8 +163,8 @@ int pb_container_commit(pb_cwriter *w, char *err, size_t errlen) {
 struct pb_creader {
     FILE *fp;
     pb_container_meta meta;
-    long long size, pos;       /* file size, offset of the next unread byte */
-    int have_block;            /* a block header was read and its content not */
+    long long size, pos; /* file size, offset of the next unread byte */
+    int have_block;      /* a block header was read and its content not */
     int codec;
     uint64_t raw, stored, sum;
     char path[256];
@@ -213,8 +213,8 @@ static int check_whole(pb_creader *r) {
     return ok && fseek(r->fp, r->pos, SEEK_SET) == 0 ? 0 : -1;
 }
 
-pb_creader *pb_container_open(const char *path, const char *kind, const pb_field_spec *expect, int whole,
-                              char *err, size_t errlen) {
+pb_creader *pb_container_open(const char *path, const char *kind, const pb_field_spec *expect, int whole, char *err,
+                              size_t errlen) {
     pb_creader *r = calloc(1, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
     r->fp = fopen(path, "rb");
@@ -240,15 +240,16 @@ pb_creader *pb_container_open(const char *path, const char *kind, const pb_field
     m->spec.rules = (pb_rules)v[0], m->spec.goal = v[1], m->spec.width = v[2], m->spec.length = v[3];
     m->spec.setback = v[4], m->spec.dead_end = (pb_dead_end)v[5], m->nsegments = v[6];
     size_t lo = (size_t)pb_le_get(h + 44, 2);
-    if (lo >= sizeof m->options || r_get(r, h + n, lo + 2))
-        return refuse(r, err, errlen, "%s", "damaged header");
+    if (lo >= sizeof m->options || r_get(r, h + n, lo + 2)) return refuse(r, err, errlen, "%s", "damaged header");
     memcpy(m->options, h + n, lo), n += lo;
     size_t lv = (size_t)pb_le_get(h + n, 2);
     n += 2;
     if (lv >= sizeof m->version || r_get(r, h + n, lv + 8)) return refuse(r, err, errlen, "%s", "damaged header");
     memcpy(m->version, h + n, lv), n += lv;
-    if (pb_le_get(h + n, 8) != pb_checksum(h, n)) return refuse(r, err, errlen, "%s", "header checksum mismatch (damaged file)");
-    if (kind && strcmp(kind, m->kind)) return refuse(r, err, errlen, "holds '%s', not the kind of file expected", m->kind);
+    if (pb_le_get(h + n, 8) != pb_checksum(h, n))
+        return refuse(r, err, errlen, "%s", "header checksum mismatch (damaged file)");
+    if (kind && strcmp(kind, m->kind))
+        return refuse(r, err, errlen, "holds '%s', not the kind of file expected", m->kind);
     if (expect) {
         const pb_field_spec *s = expect;
         int same = s->rules == m->spec.rules && s->goal == m->spec.goal && s->width == m->spec.width &&
@@ -257,7 +258,8 @@ pb_creader *pb_container_open(const char *path, const char *kind, const pb_field
             same = s->setback == m->spec.setback && s->dead_end == m->spec.dead_end;
         if (!same) return refuse(r, err, errlen, "%s", "written for another rule set or field");
     }
-    if (whole && check_whole(r)) return refuse(r, err, errlen, "%s", "checksum of the whole file fails (damaged or cut short)");
+    if (whole && check_whole(r))
+        return refuse(r, err, errlen, "%s", "checksum of the whole file fails (damaged or cut short)");
     return r;
 }
 

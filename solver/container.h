@@ -38,11 +38,11 @@
 #define PB_PROGRAM_VERSION "paperball 0.1"
 
 typedef struct pb_container_meta {
-    char kind[5];              /* four characters and a NUL */
-    pb_field_spec spec;        /* rules and field */
-    int nsegments;             /* of the field, as a check */
-    char options[256];         /* free text */
-    char version[64];          /* program version of the writer */
+    char kind[5];       /* four characters and a NUL */
+    pb_field_spec spec; /* rules and field */
+    int nsegments;      /* of the field, as a check */
+    char options[256];  /* free text */
+    char version[64];   /* program version of the writer */
 } pb_container_meta;
 
 /* The meta of a field: kind, spec and segment count filled in, version set
@@ -73,8 +73,8 @@ void pb_container_abort(pb_cwriter *w);
  * setback and dead end of *expect.  With whole = 1 it also reads the whole
  * file once to check the trailer and the whole-file checksum.  NULL with a
  * one-line message in err. */
-pb_creader *pb_container_open(const char *path, const char *kind, const pb_field_spec *expect, int whole,
-                              char *err, size_t errlen);
+pb_creader *pb_container_open(const char *path, const char *kind, const pb_field_spec *expect, int whole, char *err,
+                              size_t errlen);
 const pb_container_meta *pb_container_meta_of(const pb_creader *r);
 /* The next block: its tag and raw length, content not read yet.  Returns 1,
  * 0 at the trailer, -1 on a damaged file (message in err). */

@@ -70,4 +70,3 @@ const char *pb_diagram_column_name(const pb_field *f, int x, char *name) {
     name[strcspn(name, "0123456789")] = 0;
     return name;
 }
-

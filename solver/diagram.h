@@ -17,14 +17,14 @@
 #include "game.h"
 
 typedef struct pb_diagram_opts {
-    int unicode;         /* text: box-drawing characters instead of ASCII */
-    int odd;             /* mark odd nodes (red in SVG, 'o' / '•' in text) */
-    int highlight_from;  /* first turn drawn as continuation; <0 or >= nturns: none
+    int unicode;        /* text: box-drawing characters instead of ASCII */
+    int odd;            /* mark odd nodes (red in SVG, 'o' / '•' in text) */
+    int highlight_from; /* first turn drawn as continuation; <0 or >= nturns: none
                             (SVG only; note that 0 makes every turn a continuation) */
-    const char *title;   /* SVG caption, may be NULL */
-    int color;           /* text: ANSI colours, Top blue, Bottom red */
-    int names;           /* SVG: every node's name beside it */
-    int replay;          /* SVG: ids and data-turn / data-step attributes for
+    const char *title;  /* SVG caption, may be NULL */
+    int color;          /* text: ANSI colours, Top blue, Bottom red */
+    int names;          /* SVG: every node's name beside it */
+    int replay;         /* SVG: ids and data-turn / data-step attributes for
                             the replayer's script (solver/replay_html.h) */
 } pb_diagram_opts;
 

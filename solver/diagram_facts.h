@@ -16,11 +16,11 @@ enum { OWNER_NONE = -1 };
 typedef struct pb_diagram_facts {
     const pb_field *f;
     const pb_position *p;
-    int nshown;                          /* turns before the continuation */
-    int8_t owner[PB_MAX_SEGMENTS];       /* mover who drew it, OWNER_NONE if not drawn */
-    uint8_t kick[PB_MAX_SEGMENTS];       /* drawn by a triple free kick */
-    int16_t turn[PB_MAX_SEGMENTS];       /* index of the turn that drew it, -1 */
-    int16_t step[PB_MAX_SEGMENTS];       /* its step in that turn: 1 = from nodes[0] */
+    int nshown;                    /* turns before the continuation */
+    int8_t owner[PB_MAX_SEGMENTS]; /* mover who drew it, OWNER_NONE if not drawn */
+    uint8_t kick[PB_MAX_SEGMENTS]; /* drawn by a triple free kick */
+    int16_t turn[PB_MAX_SEGMENTS]; /* index of the turn that drew it, -1 */
+    int16_t step[PB_MAX_SEGMENTS]; /* its step in that turn: 1 = from nodes[0] */
 } pb_diagram_facts;
 
 /* Cell (cx, cy) is playable (its NE diagonal is a legal segment). */

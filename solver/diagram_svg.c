@@ -29,11 +29,11 @@ typedef struct svg_ctx {
     const pb_diagram_opts *o;
     const pb_field *f;
     pb_diagram_facts *d;
-    int cont;                    /* a continuation is drawn */
+    int cont; /* a continuation is drawn */
     const char *caption[3];
     int ncap;
     char desc[128], status[256];
-    double u, ox, oy;            /* cell size; pixel position of lattice (0, rows-1) */
+    double u, ox, oy; /* cell size; pixel position of lattice (0, rows-1) */
     double width, height, legend_y;
 } svg_ctx;
 
@@ -52,10 +52,10 @@ static void end_sentence(const pb_game *g, int turns, int more, char *buf, size_
         else snprintf(buf, len, "game goes on, %s to move", pb_player_name(g->pos.to_move));
         return;
     }
-    const char *how = g->end == PB_END_NO_KICK                          ? "no free kick possible"
-                      : g->end == PB_END_DEAD_END                       ? "dead end"
+    const char *how = g->end == PB_END_NO_KICK                    ? "no free kick possible"
+                      : g->end == PB_END_DEAD_END                 ? "dead end"
                       : g->turns[g->nturns - 1].mover == g->loser ? "own goal"
-                                                                        : "goal";
+                                                                  : "goal";
     if (g->loser == PB_NOBODY) snprintf(buf, len, "draw after %d%s turn%s (%s)", turns, m, s, how);
     else snprintf(buf, len, "%s wins in %d%s turn%s (%s)", pb_player_name(g->loser ^ 1), turns, m, s, how);
 }
@@ -80,8 +80,9 @@ static void svg_caption(svg_ctx *c) {
         const char *first = pb_player_name(g->turns[shown].mover);
         end_sentence(g, g->nturns - shown, shown > 0, tail, sizeof tail);
         if (shown == 0) snprintf(c->status, sizeof c->status, "from the start (%s to move): %s", first, tail);
-        else snprintf(c->status, sizeof c->status, "after %d turn%s (%s to move), then %s", shown,
-                      shown == 1 ? "" : "s", first, tail);
+        else
+            snprintf(c->status, sizeof c->status, "after %d turn%s (%s to move), then %s", shown, shown == 1 ? "" : "s",
+                     first, tail);
     }
     if (c->o->title) c->caption[c->ncap++] = c->o->title;
     c->caption[c->ncap++] = c->desc;
@@ -112,10 +113,10 @@ static void svg_layout(svg_ctx *c) {
 static void svg_head(svg_ctx *c) {
     pb_strbuf *b = &c->b;
     pb_strbuf_printf(b,
-              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-              "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-              c->width, c->height, c->width, c->height);
+                     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                     "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+                     c->width, c->height, c->width, c->height);
     pb_strbuf_puts(b, "<title>");
     pb_strbuf_xml(b, c->caption[0]);
     pb_strbuf_puts(b, "</title>\n");
@@ -123,7 +124,8 @@ static void svg_head(svg_ctx *c) {
     for (int k = 0; k < c->ncap; k++) {
         const char *cls = k == c->ncap - 1 ? "caption result" : "caption";
         pb_strbuf_printf(b, "<text class=\"%s\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" %s>", cls, c->width / 2,
-                  22.0 + 19 * k, k == 0 ? "font-size=\"16\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#333\"");
+                         22.0 + 19 * k,
+                         k == 0 ? "font-size=\"16\" font-weight=\"bold\"" : "font-size=\"13\" fill=\"#333\"");
         pb_strbuf_xml(b, c->caption[k]);
         pb_strbuf_puts(b, "</text>\n");
     }
@@ -158,10 +160,14 @@ static void svg_grid(svg_ctx *c) {
     for (int k = 0; k < 3; k++) pb_strbuf_puts(&area[k], "");
     for (int cy = 0; cy < f->rows - 1; cy++)
         for (int cx = 0; cx < f->cols - 1; cx++)
-            if (pb_diagram_cell_playable(f, cx, cy)) svg_cells(&area[goal_cell_owner(f, cx, cy)], c, cx, cy, cx + 1, cy + 1);
-    pb_strbuf_printf(b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n", area[PB_NOBODY].s);
+            if (pb_diagram_cell_playable(f, cx, cy))
+                svg_cells(&area[goal_cell_owner(f, cx, cy)], c, cx, cy, cx + 1, cy + 1);
+    pb_strbuf_printf(b, "<path class=\"region\" fill=\"#eef4ea\" fill-opacity=\"0.85\" d=\"%s\"/>\n",
+                     area[PB_NOBODY].s);
     for (int p = 0; p < 2; p++)
-        if (area[p].n) pb_strbuf_printf(b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", player_key[p], goal_tint[p], area[p].s);
+        if (area[p].n)
+            pb_strbuf_printf(b, "<path class=\"goal %s\" fill=\"%s\" d=\"%s\"/>\n", player_key[p], goal_tint[p],
+                             area[p].s);
     for (int k = 0; k < 3; k++) free(area[k].s);
 
     pb_strbuf_puts(b, "<path class=\"grid-in\" fill=\"none\" stroke=\"#c3ccc0\" stroke-width=\"0.8\" d=\"");
@@ -182,10 +188,10 @@ static void svg_goal_lines(svg_ctx *c) {
         int y = p == PB_TOP ? f->line_y_top : f->line_y_bottom;
         int gy = p == PB_TOP ? f->goal_y_top : f->goal_y_bottom;
         pb_strbuf_printf(&c->b,
-                  "<path class=\"goal-line %s\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"%s\" "
-                  "stroke-width=\"%s\" stroke-linecap=\"butt\" d=\"M%.1f %.1fH%.1f",
-                  player_key[p], player_colour[p], f->box ? "0.45" : "0.7", f->box ? "7" : "5", px(c, f->goal_x0),
-                  py(c, y), px(c, f->goal_x1));
+                         "<path class=\"goal-line %s\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"%s\" "
+                         "stroke-width=\"%s\" stroke-linecap=\"butt\" d=\"M%.1f %.1fH%.1f",
+                         player_key[p], player_colour[p], f->box ? "0.45" : "0.7", f->box ? "7" : "5",
+                         px(c, f->goal_x0), py(c, y), px(c, f->goal_x1));
         if (f->box) pb_strbuf_printf(&c->b, "M%.1f %.1fH%.1f", px(c, f->goal_x0), py(c, gy), px(c, f->goal_x1));
         pb_strbuf_puts(&c->b, "\"/>\n");
     }
@@ -200,10 +206,12 @@ static void svg_goal_labels(svg_ctx *c) {
     for (int p = 0; p < 2; p++) {
         int attacker = p ^ 1;
         double y = (py(c, p == PB_TOP ? f->line_y_top : f->line_y_bottom) +
-                    py(c, p == PB_TOP ? f->goal_y_top : f->goal_y_bottom)) / 2 + 4;
+                    py(c, p == PB_TOP ? f->goal_y_top : f->goal_y_bottom)) /
+                       2 +
+                   4;
         pb_strbuf_printf(&c->b, "<text class=\"attack %s\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s attacks %s</text>\n",
-                  player_key[attacker], x, y, player_colour[attacker], pb_player_name(attacker),
-                  p == PB_TOP ? "\u2191" : "\u2193");
+                         player_key[attacker], x, y, player_colour[attacker], pb_player_name(attacker),
+                         p == PB_TOP ? "\u2191" : "\u2193");
     }
     pb_strbuf_puts(&c->b, "</g>\n");
 }
@@ -211,11 +219,13 @@ static void svg_goal_labels(svg_ctx *c) {
 static void svg_border(svg_ctx *c) {
     const pb_field *f = c->f;
     pb_strbuf_puts(&c->b, "<path class=\"border\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" "
-                   "stroke-linecap=\"round\" stroke-linejoin=\"round\" d=\"");
+                          "stroke-linecap=\"round\" stroke-linejoin=\"round\" d=\"");
     for (int y = 0; y < f->rows; y++)
         for (int x = 0; x < f->cols; x++) {
-            if (pb_diagram_border_seg(f, x, y, PB_E)) pb_strbuf_printf(&c->b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
-            if (pb_diagram_border_seg(f, x, y, PB_N)) pb_strbuf_printf(&c->b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
+            if (pb_diagram_border_seg(f, x, y, PB_E))
+                pb_strbuf_printf(&c->b, "M%.1f %.1fh%.1f", px(c, x), py(c, y), c->u);
+            if (pb_diagram_border_seg(f, x, y, PB_N))
+                pb_strbuf_printf(&c->b, "M%.1f %.1fv%.1f", px(c, x), py(c, y), -c->u);
         }
     pb_strbuf_puts(&c->b, "\"/>\n");
 }
@@ -249,19 +259,20 @@ static void svg_nodes(svg_ctx *c) {
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i))
             pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", nx(c, i) + 4, ny(c, i) - 4,
-                      pb_node_name(f, i, name));
+                             pb_node_name(f, i, name));
     pb_strbuf_puts(&c->b, "</g>\n");
 }
 
 /* Centre dot, posts, odd nodes. */
 static void svg_marks(svg_ctx *c) {
     const pb_field *f = c->f;
-    pb_strbuf_printf(&c->b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n", nx(c, f->centre),
-              ny(c, f->centre));
+    pb_strbuf_printf(&c->b, "<circle class=\"centre\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#333\"/>\n",
+                     nx(c, f->centre), ny(c, f->centre));
     for (int i = 0; i < f->nlattice; i++)
         if (pb_is_node(f, i) && (f->flags[i] & PB_POST))
-            pb_strbuf_printf(&c->b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
-                      nx(c, i) - 5.5, ny(c, i) - 5.5);
+            pb_strbuf_printf(
+                &c->b, "<rect class=\"post\" x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"#1a1a1a\"/>\n",
+                nx(c, i) - 5.5, ny(c, i) - 5.5);
     if (!c->o->odd) return;
     pb_strbuf_puts(&c->b, "<g class=\"odd-nodes\" fill=\"#e3001b\">\n");
     for (int i = 0; i < f->nlattice; i++)
@@ -281,10 +292,11 @@ static void svg_lines(svg_ctx *c) {
         if (d->owner[s] == OWNER_NONE) continue;
         const pb_segment *sg = &f->segs[s];
         int who = d->owner[s], cont = d->turn[s] >= d->nshown;
-        pb_strbuf_printf(&c->b, "<line class=\"seg %s%s%s\"", player_key[who], d->kick[s] ? " kick" : "", cont ? " cont" : "");
+        pb_strbuf_printf(&c->b, "<line class=\"seg %s%s%s\"", player_key[who], d->kick[s] ? " kick" : "",
+                         cont ? " cont" : "");
         if (c->o->replay) pb_strbuf_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", d->turn[s], d->step[s]);
-        pb_strbuf_printf(&c->b, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"", nx(c, sg->a), ny(c, sg->a),
-                  nx(c, sg->b), ny(c, sg->b), player_colour[who]);
+        pb_strbuf_printf(&c->b, " x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"", nx(c, sg->a),
+                         ny(c, sg->a), nx(c, sg->b), ny(c, sg->b), player_colour[who]);
         if (d->kick[s]) pb_strbuf_puts(&c->b, " stroke-dasharray=\"" DASH_KICK "\"");
         if (cont) pb_strbuf_puts(&c->b, CONT_STYLE);
         pb_strbuf_puts(&c->b, "/>\n");
@@ -317,7 +329,8 @@ static void svg_kick_returns(svg_ctx *c) {
             double ox = -dy / n * 5, oy = dx / n * 5;
             const char *col = player_colour[gt->mover];
             if (!any)
-                pb_strbuf_puts(&c->b, "<g class=\"kick-returns\" fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\">\n");
+                pb_strbuf_puts(
+                    &c->b, "<g class=\"kick-returns\" fill=\"none\" stroke-width=\"2\" stroke-linecap=\"round\">\n");
             any = 1;
             if (!step_goes_back(c->f, gt, k - 1)) {
                 pb_strbuf_printf(&c->b, "<circle class=\"reflection\"");
@@ -327,7 +340,7 @@ static void svg_kick_returns(svg_ctx *c) {
             pb_strbuf_printf(&c->b, "<path class=\"kick-return %s\"", player_key[gt->mover]);
             if (c->o->replay) pb_strbuf_printf(&c->b, " data-turn=\"%d\" data-step=\"%d\"", t, k);
             pb_strbuf_printf(&c->b, " stroke=\"%s\" stroke-dasharray=\"" DASH_KICK "\" d=\"M%.1f %.1fL%.1f %.1f\"/>\n",
-                         col, nx(c, a) + ox, ny(c, a) + oy, nx(c, e) + ox, ny(c, e) + oy);
+                             col, nx(c, a) + ox, ny(c, a) + oy, nx(c, e) + ox, ny(c, e) + oy);
         }
     }
     if (any) pb_strbuf_puts(&c->b, "</g>\n");
@@ -347,10 +360,11 @@ static void svg_turn_numbers(svg_ctx *c) {
         const char *col = player_colour[gt->mover];
         double x = nx(c, e) + 10, y = ny(c, e) - 10;
         pb_strbuf_printf(&c->b, "<g class=\"turn-no%s\" data-turn=\"%d\">", cont ? " cont" : "", t);
-        pb_strbuf_printf(&c->b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>", x,
-                  y, cont ? "#fff" : col, col);
-        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text></g>\n", x, y + 3.5, cont ? col : "#fff",
-                  t + 1);
+        pb_strbuf_printf(&c->b,
+                         "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+                         x, y, cont ? "#fff" : col, col);
+        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%d</text></g>\n", x, y + 3.5,
+                         cont ? col : "#fff", t + 1);
     }
     pb_strbuf_puts(&c->b, "</g>\n");
 }
@@ -361,13 +375,13 @@ static void svg_ball(svg_ctx *c) {
     int ball = pb_diagram_shown_ball(c->g, c->d->nshown), end = c->g->pos.ball;
     if (c->cont)
         pb_strbuf_printf(&c->b,
-                  "<circle class=\"ball-end\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111\" "
-                  "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
-                  nx(c, end), ny(c, end));
+                         "<circle class=\"ball-end\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111\" "
+                         "stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n",
+                         nx(c, end), ny(c, end));
     pb_strbuf_printf(&c->b,
-              "<circle class=\"ball\" cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#111\" stroke=\"#fff\" "
-              "stroke-width=\"2\"/>\n",
-              nx(c, ball), ny(c, ball));
+                     "<circle class=\"ball\" cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"#111\" stroke=\"#fff\" "
+                     "stroke-width=\"2\"/>\n",
+                     nx(c, ball), ny(c, ball));
 }
 
 /* Coordinates: letters under the field, numbers left of it. */
@@ -376,11 +390,12 @@ static void svg_coords(svg_ctx *c) {
     pb_strbuf_puts(&c->b, "<g class=\"coords\" font-size=\"12\" fill=\"#444\" text-anchor=\"middle\">\n");
     for (int x = 0; x < f->cols; x++) {
         char name[8];
-        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(c, x), py(c, 0) + 22, pb_diagram_column_name(f, x, name));
+        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px(c, x), py(c, 0) + 22,
+                         pb_diagram_column_name(f, x, name));
     }
     for (int y = 0; y < f->rows; y++)
-        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(c, 0) - 14, py(c, y) + 4,
-                  y + 1);
+        pb_strbuf_printf(&c->b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", px(c, 0) - 14,
+                         py(c, y) + 4, y + 1);
     pb_strbuf_puts(&c->b, "</g>\n");
 }
 
@@ -389,7 +404,7 @@ static void svg_coords(svg_ctx *c) {
  * dot, then the label. */
 typedef struct legend_item {
     const char *label, *cls, *style; /* style: extra stroke attributes */
-    int players;   /* bit p: player p's colour; 0 for a dot */
+    int players;                     /* bit p: player p's colour; 0 for a dot */
     const char *dot;
 } legend_item;
 
@@ -404,8 +419,9 @@ static void legend_draw(svg_ctx *c, const legend_item *it, double x, double y) {
         for (int p = 0; p < 2; p++) {
             if (!(it->players >> p & 1)) continue;
             double w = 24.0 / n;
-            pb_strbuf_printf(&c->b, "<path d=\"M%.1f %.1fh%.1f\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"",
-                      x + k * w, y - 4, w, player_colour[p]);
+            pb_strbuf_printf(&c->b,
+                             "<path d=\"M%.1f %.1fh%.1f\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"",
+                             x + k * w, y - 4, w, player_colour[p]);
             if (it->style) pb_strbuf_puts(&c->b, it->style);
             pb_strbuf_puts(&c->b, "/>");
             k++;
@@ -427,8 +443,11 @@ static void svg_legend(svg_ctx *c) {
     int n = 0;
     items[n++] = (legend_item){"Top", "key top", NULL, 1 << PB_TOP, NULL};
     items[n++] = (legend_item){"Bottom", "key bottom", NULL, 1 << PB_BOTTOM, NULL};
-    if (kickers) items[n++] = (legend_item){"free kick", "key kick", " stroke-dasharray=\"" DASH_KICK "\"", kickers, NULL};
-    if (continuers) items[n++] = (legend_item){"continuation (numbers in rings)", "key cont", " stroke-opacity=\"0.8\"", continuers, NULL};
+    if (kickers)
+        items[n++] = (legend_item){"free kick", "key kick", " stroke-dasharray=\"" DASH_KICK "\"", kickers, NULL};
+    if (continuers)
+        items[n++] =
+            (legend_item){"continuation (numbers in rings)", "key cont", " stroke-opacity=\"0.8\"", continuers, NULL};
     if (c->o->odd) items[n++] = (legend_item){"odd node", "key odd", NULL, 0, "#e3001b"};
     double wsum = 0;
     for (int k = 0; k < n; k++) wsum += legend_width(&items[k]);
@@ -465,4 +484,3 @@ char *pb_diagram_svg(const pb_game *g, const pb_diagram_opts *o) {
     free(c.d);
     return c.b.s;
 }
-

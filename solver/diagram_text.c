@@ -17,7 +17,6 @@
 #include "diagram_facts.h"
 #include "strbuf.h"
 
-
 /* One character cell of the text picture: a glyph (UTF-8, up to 3 bytes)
  * and the player whose colour it takes (-1: none). */
 typedef struct tcell {
@@ -41,23 +40,20 @@ static void tput(tgrid *t, int x, int y, const char *glyph, int who) {
 /* Glyph sets: index by meaning. */
 typedef struct glyphs {
     const char *empty, *occupied, *ball, *odd, *goal;
-    const char *h, *v, *ne, *nw, *x;       /* drawn segments */
-    const char *bh, *bv, *bnode;            /* border (ASCII) */
-    const char *goal_h;                     /* border between goal nodes */
+    const char *h, *v, *ne, *nw, *x; /* drawn segments */
+    const char *bh, *bv, *bnode;     /* border (ASCII) */
+    const char *goal_h;              /* border between goal nodes */
 } glyphs;
 
-static const glyphs ascii_glyphs = {".", "+", "*", "o", "G", "-", "|", "/", "\\", "X",
-                                    "#", "#", "#", "="};
-static const glyphs unicode_glyphs = {"\u00b7", "\u25e6", "\u25cf", "\u2022", "\u25aa",
-                                      "\u2500", "\u2502", "\u2571", "\u2572", "\u2573",
-                                      "\u2501", "\u2503", NULL, "\u2550"};
+static const glyphs ascii_glyphs = {".", "+", "*", "o", "G", "-", "|", "/", "\\", "X", "#", "#", "#", "="};
+static const glyphs unicode_glyphs = {"\u00b7", "\u25e6", "\u25cf", "\u2022", "\u25aa", "\u2500", "\u2502",
+                                      "\u2571", "\u2572", "\u2573", "\u2501", "\u2503", NULL,     "\u2550"};
 
 /* Heavy box-drawing junction for a border node with border segments in the
  * directions of mask (1 E, 2 N, 4 W, 8 S). */
 static const char *heavy_junction(int mask) {
-    static const char *j[16] = {
-        "\u00b7", "\u257a", "\u2579", "\u2517", "\u2578", "\u2501", "\u251b", "\u253b",
-        "\u257b", "\u250f", "\u2503", "\u2523", "\u2513", "\u2533", "\u252b", "\u254b"};
+    static const char *j[16] = {"\u00b7", "\u257a", "\u2579", "\u2517", "\u2578", "\u2501", "\u251b", "\u253b",
+                                "\u257b", "\u250f", "\u2503", "\u2523", "\u2513", "\u2533", "\u252b", "\u254b"};
     return j[mask & 15];
 }
 
@@ -96,21 +92,16 @@ static void text_lines(tgrid *t, const pb_diagram_facts *d, const glyphs *gl) {
         /* Both diagonals of a cell cross in its centre: show an X. */
         int crossed = sg->cross >= 0 && d->owner[sg->cross] != OWNER_NONE;
         switch (sg->dir) {
-        case PB_E:
-            for (int k = 1; k <= 3; k++) tput(t, x + k, y, gl->h, who);
-            break;
-        case PB_N:
-            tput(t, x, y - 1, gl->v, who);
-            break;
-        case PB_NE:
-            tput(t, x + 2, y - 1, crossed ? gl->x : gl->ne, who);
-            break;
-        case PB_NW:
-            /* a is the lower-right end of a NW diagonal: the cell is to its left. */
-            tput(t, x - 2, y - 1, crossed ? gl->x : gl->nw, who);
-            break;
-        default:
-            assert(0 && "segments run E, NE, N or NW from their first end");
+            case PB_E:
+                for (int k = 1; k <= 3; k++) tput(t, x + k, y, gl->h, who);
+                break;
+            case PB_N: tput(t, x, y - 1, gl->v, who); break;
+            case PB_NE: tput(t, x + 2, y - 1, crossed ? gl->x : gl->ne, who); break;
+            case PB_NW:
+                /* a is the lower-right end of a NW diagonal: the cell is to its left. */
+                tput(t, x - 2, y - 1, crossed ? gl->x : gl->nw, who);
+                break;
+            default: assert(0 && "segments run E, NE, N or NW from their first end");
         }
     }
 }
@@ -124,7 +115,8 @@ static const char *text_node_glyph(const pb_game *g, const pb_diagram_opts *o, c
     if (fl & PB_BOUNDARY) {
         if (gl->bnode) return gl->bnode;
         int mask = (pb_diagram_border_seg(f, x, y, PB_E) ? 1 : 0) | (pb_diagram_border_seg(f, x, y, PB_N) ? 2 : 0) |
-                   (x > 0 && pb_diagram_border_seg(f, x - 1, y, PB_E) ? 4 : 0) | (y > 0 && pb_diagram_border_seg(f, x, y - 1, PB_N) ? 8 : 0);
+                   (x > 0 && pb_diagram_border_seg(f, x - 1, y, PB_E) ? 4 : 0) |
+                   (y > 0 && pb_diagram_border_seg(f, x, y - 1, PB_N) ? 8 : 0);
         return heavy_junction(mask);
     }
     return pb_occupied(f, &g->pos, i) ? gl->occupied : gl->empty;
@@ -190,4 +182,3 @@ char *pb_diagram_text(const pb_game *g, const pb_diagram_opts *o) {
     free(d);
     return out;
 }
-

@@ -57,7 +57,7 @@ static inline int dist_end(int loser, int me) {
 
 typedef struct dist_entry {
     uint64_t hash;
-    int16_t lo, hi;    /* proven bounds; lo == hi: exact */
+    int16_t lo, hi; /* proven bounds; lo == hi: exact */
     uint8_t used, work;
 } dist_entry;
 
@@ -135,7 +135,7 @@ typedef struct dist_ctx {
     const pb_distance_opts *o;
     dist_table t;
     pb_turnwalk *tw;
-    pb_solver *value;   /* the value alone, by the step-level solver */
+    pb_solver *value; /* the value alone, by the step-level solver */
     dist_level *lv;
     int nlv;
     uint64_t nodes;
@@ -302,8 +302,8 @@ static int exact_score(dist_ctx *c, const pb_position *p, int d_root) {
     for (int k = 1; k < DIST_WIN - 1; k++) {
         if (c->o->progress && d_root && now() - c->start >= 2.0) /* quiet for quick answers */
             fprintf(c->o->progress, "shortest: %s in %d turns or %s? (%llu positions, %.1f s)\n",
-                    v == PB_WIN ? "a win" : "a loss", k, v == PB_WIN ? "fewer" : "more",
-                    (unsigned long long)c->nodes, now() - c->start);
+                    v == PB_WIN ? "a win" : "a loss", k, v == PB_WIN ? "fewer" : "more", (unsigned long long)c->nodes,
+                    now() - c->start);
         if (v == PB_WIN && search(c, p, 0, DIST_WIN - k - 1, DIST_WIN - k) >= DIST_WIN - k) return DIST_WIN - k;
         if (v == PB_LOSS && search(c, p, 0, -(DIST_WIN - k), -(DIST_WIN - k) + 1) <= -(DIST_WIN - k))
             return -(DIST_WIN - k);

@@ -21,20 +21,20 @@
 #include "search.h"
 
 typedef struct pb_distance_opts {
-    size_t table_bytes;              /* memory of the table; 0 = pb_solve_default_hash */
-    double time_limit;               /* seconds; 0 = none */
-    volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
-    FILE *progress;                  /* progress lines every ~2 s; NULL = none */
-    int no_line;                     /* the first turn of the line only */
+    size_t table_bytes;          /* memory of the table; 0 = pb_solve_default_hash */
+    double time_limit;           /* seconds; 0 = none */
+    volatile sig_atomic_t *stop; /* set (e.g. by SIGINT) to stop; may be NULL */
+    FILE *progress;              /* progress lines every ~2 s; NULL = none */
+    int no_line;                 /* the first turn of the line only */
 } pb_distance_opts;
 
 typedef struct pb_distance_result {
-    int value;            /* PB_WIN / PB_DRAW / PB_LOSS for the player to move; PB_UNKNOWN if stopped */
-    int distance;         /* turns to the end (>= 1) for a win or a loss; 0 for a draw or unknown */
-    int stopped;          /* by the stop flag or the time limit */
-    int npv;              /* the line: pv[0] is a best turn; a decided line has `distance` turns */
+    int value;    /* PB_WIN / PB_DRAW / PB_LOSS for the player to move; PB_UNKNOWN if stopped */
+    int distance; /* turns to the end (>= 1) for a win or a loss; 0 for a draw or unknown */
+    int stopped;  /* by the stop flag or the time limit */
+    int npv;      /* the line: pv[0] is a best turn; a decided line has `distance` turns */
     pb_pv_turn *pv;
-    uint64_t nodes;       /* positions searched (turns expanded) */
+    uint64_t nodes; /* positions searched (turns expanded) */
     double seconds;
     size_t table_bytes, table_slots;
     uint64_t probes, hits, stores;

@@ -38,7 +38,10 @@ int pb_field_spec_parse(const char *text, pb_field_spec *spec, char *err, size_t
         if (n < 3 && (*s == ';' || *s == ',')) s++;
         else break;
     }
-    if (paren && *s == ')') { s++; paren = 0; }
+    if (paren && *s == ')') {
+        s++;
+        paren = 0;
+    }
     while (isspace((unsigned char)*s)) s++;
     if (n != 3 || paren || *s) {
         snprintf(err, errlen, "bad field '%s': expected G;W;L such as 2;6;8, (2;6;8) or 2,6,8", text);
@@ -69,8 +72,8 @@ int pb_field_spec_check(const pb_field_spec *sp, char *err, size_t errlen) {
         return -1;
     }
     if (W > PB_MAX_DIM || L > PB_MAX_DIM) {
-        snprintf(err, errlen, "bad field (%d;%d;%d): at most %d cells wide and %d long are supported",
-                 G, W, L, PB_MAX_DIM, PB_MAX_DIM);
+        snprintf(err, errlen, "bad field (%d;%d;%d): at most %d cells wide and %d long are supported", G, W, L,
+                 PB_MAX_DIM, PB_MAX_DIM);
         return -1;
     }
     if (sp->rules == PB_RULES_HOCKEY) {
@@ -79,8 +82,8 @@ int pb_field_spec_check(const pb_field_spec *sp, char *err, size_t errlen) {
             return -1;
         }
         if (L < 2 * sp->setback + 2) {
-            snprintf(err, errlen, "bad field (%d;%d;%d) with setback %d: the length must be at least 2S+2 = %d",
-                     G, W, L, sp->setback, 2 * sp->setback + 2);
+            snprintf(err, errlen, "bad field (%d;%d;%d) with setback %d: the length must be at least 2S+2 = %d", G, W,
+                     L, sp->setback, 2 * sp->setback + 2);
             return -1;
         }
     } else if (sp->setback != 0) {
@@ -152,16 +155,15 @@ pb_field *pb_field_new(const pb_field_spec *spec, char *err, size_t errlen) {
     }
     for (int i = 0; i < f->nlattice; i++) {
         int x = pb_x(f, i), y = pb_y(f, i);
-        int c = cell_playable(f, x - 1, y - 1) + cell_playable(f, x, y - 1) +
-                cell_playable(f, x - 1, y) + cell_playable(f, x, y);
+        int c = cell_playable(f, x - 1, y - 1) + cell_playable(f, x, y - 1) + cell_playable(f, x - 1, y) +
+                cell_playable(f, x, y);
         uint8_t fl = 0;
         if (c > 0) fl |= PB_NODE;
         if (c > 0 && c < 4) fl |= PB_BOUNDARY;
         if (c > 0 && x >= f->goal_x0 && x <= f->goal_x1) {
             if (y == f->goal_y_bottom) fl |= PB_GOAL_BOTTOM;
             if (y == f->goal_y_top) fl |= PB_GOAL_TOP;
-            if ((x == f->goal_x0 || x == f->goal_x1) && (y == f->line_y_bottom || y == f->line_y_top))
-                fl |= PB_POST;
+            if ((x == f->goal_x0 || x == f->goal_x1) && (y == f->line_y_bottom || y == f->line_y_top)) fl |= PB_POST;
         }
         if (i == f->centre) fl |= PB_CENTRE;
         if (fl & (PB_BOUNDARY | PB_CENTRE)) fl |= PB_OCCUPIED0;
@@ -256,9 +258,8 @@ int pb_node_parse(const pb_field *f, const char *s, int *used) {
 const char *pb_field_describe(const pb_field *f, char *buf, size_t len) {
     const pb_field_spec *s = &f->spec;
     if (s->rules == PB_RULES_HOCKEY)
-        snprintf(buf, len, "hockey (%d;%d;%d) setback %d, dead end %s", s->goal, s->width, s->length,
-                 s->setback, s->dead_end == PB_DEAD_END_LOSS ? "loses" : "draws");
-    else
-        snprintf(buf, len, "%s (%d;%d;%d)", pb_rules_name(s->rules), s->goal, s->width, s->length);
+        snprintf(buf, len, "hockey (%d;%d;%d) setback %d, dead end %s", s->goal, s->width, s->length, s->setback,
+                 s->dead_end == PB_DEAD_END_LOSS ? "loses" : "draws");
+    else snprintf(buf, len, "%s (%d;%d;%d)", pb_rules_name(s->rules), s->goal, s->width, s->length);
     return buf;
 }

@@ -43,48 +43,48 @@ extern const int pb_dir_dx[8], pb_dir_dy[8];
 
 /* Node flags. */
 enum {
-    PB_NODE = 1,          /* a corner of a playable cell */
-    PB_BOUNDARY = 2,      /* not all four cells around it are playable */
-    PB_GOAL_BOTTOM = 4,   /* reaching it scores against Bottom */
-    PB_GOAL_TOP = 8,      /* reaching it scores against Top */
-    PB_POST = 16,         /* an end of a goal line */
-    PB_CENTRE = 32,       /* the kick-off node */
-    PB_OCCUPIED0 = 64,    /* occupied before any segment is drawn */
-    PB_ODD = 128          /* odd number of legal segments at the start */
+    PB_NODE = 1,        /* a corner of a playable cell */
+    PB_BOUNDARY = 2,    /* not all four cells around it are playable */
+    PB_GOAL_BOTTOM = 4, /* reaching it scores against Bottom */
+    PB_GOAL_TOP = 8,    /* reaching it scores against Top */
+    PB_POST = 16,       /* an end of a goal line */
+    PB_CENTRE = 32,     /* the kick-off node */
+    PB_OCCUPIED0 = 64,  /* occupied before any segment is drawn */
+    PB_ODD = 128        /* odd number of legal segments at the start */
 };
 
 typedef struct pb_field_spec {
     pb_rules rules;
-    int goal, width, length;   /* G, W, L in cells (the book's n1, n2, n3) */
-    int setback;               /* S, hockey only */
-    pb_dead_end dead_end;      /* hockey only */
+    int goal, width, length; /* G, W, L in cells (the book's n1, n2, n3) */
+    int setback;             /* S, hockey only */
+    pb_dead_end dead_end;    /* hockey only */
 } pb_field_spec;
 
 typedef struct pb_segment {
-    int16_t a, b;       /* lattice indices, a is the lower/left end */
-    int8_t dir;         /* direction from a to b: E, NE, N or NW */
-    int16_t cross;      /* the other diagonal of the same cell, or -1 */
+    int16_t a, b;  /* lattice indices, a is the lower/left end */
+    int8_t dir;    /* direction from a to b: E, NE, N or NW */
+    int16_t cross; /* the other diagonal of the same cell, or -1 */
 } pb_segment;
 
 typedef struct pb_field {
     pb_field_spec spec;
-    int box;                    /* box goals (book, triple) or line goals */
-    int cols, rows, nlattice;   /* the bounding lattice */
+    int box;                  /* box goals (book, triple) or line goals */
+    int cols, rows, nlattice; /* the bounding lattice */
     int nnodes, nsegments, nwords;
-    int nempty, nodd, ninner;   /* figures of the start position */
-    int centre;                 /* lattice index */
-    int goal_x0, goal_x1;       /* goal columns */
+    int nempty, nodd, ninner;      /* figures of the start position */
+    int centre;                    /* lattice index */
+    int goal_x0, goal_x1;          /* goal columns */
     int goal_y_bottom, goal_y_top; /* rows of the goal nodes */
     int line_y_bottom, line_y_top; /* rows of the goal lines (posts) */
     uint8_t flags[PB_MAX_LATTICE];
-    uint8_t degree0[PB_MAX_LATTICE];        /* legal segments at the node */
-    int16_t seg[PB_MAX_LATTICE][8];         /* segment index per direction, -1 */
+    uint8_t degree0[PB_MAX_LATTICE]; /* legal segments at the node */
+    int16_t seg[PB_MAX_LATTICE][8];  /* segment index per direction, -1 */
     pb_segment segs[PB_MAX_SEGMENTS];
     int16_t mirror_lr[PB_MAX_LATTICE], mirror_tb[PB_MAX_LATTICE];
     int16_t seg_mirror_lr[PB_MAX_SEGMENTS], seg_mirror_tb[PB_MAX_SEGMENTS];
     uint64_t zobrist_seg[PB_MAX_SEGMENTS];
     uint64_t zobrist_ball[PB_MAX_LATTICE];
-    uint64_t zobrist_top;                   /* Top to move */
+    uint64_t zobrist_top; /* Top to move */
 } pb_field;
 
 /* Parses "2;6;8", "(2;6;8)" or "2,6,8" into G, W, L.  Returns 0 or -1 with a
@@ -104,15 +104,12 @@ static inline int pb_x(const pb_field *f, int i) { return i % f->cols; }
 static inline int pb_y(const pb_field *f, int i) { return i / f->cols; }
 static inline int pb_at(const pb_field *f, int x, int y) { return x + y * f->cols; }
 static inline int pb_is_node(const pb_field *f, int i) { return f->flags[i] & PB_NODE; }
-static inline int pb_step_to(const pb_field *f, int i, int d) {
-    return i + pb_dir_dx[d] + pb_dir_dy[d] * f->cols;
-}
+static inline int pb_step_to(const pb_field *f, int i, int d) { return i + pb_dir_dx[d] + pb_dir_dy[d] * f->cols; }
 /* The segment from node i in direction d, or -1 if it is not legal. */
 static inline int pb_seg_at(const pb_field *f, int i, int d) { return f->seg[i][d]; }
 /* The player whose goal node i is, or PB_NOBODY. */
 static inline int pb_goal_owner(const pb_field *f, int i) {
-    return (f->flags[i] & PB_GOAL_BOTTOM) ? PB_BOTTOM
-         : (f->flags[i] & PB_GOAL_TOP) ? PB_TOP : PB_NOBODY;
+    return (f->flags[i] & PB_GOAL_BOTTOM) ? PB_BOTTOM : (f->flags[i] & PB_GOAL_TOP) ? PB_TOP : PB_NOBODY;
 }
 /* The segment joining lattice nodes a and b, or -1. */
 int pb_seg_between(const pb_field *f, int a, int b);

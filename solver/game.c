@@ -66,29 +66,22 @@ void pb_game_undo(pb_game *g) {
     pb_game_free(&old);
 }
 
-const char *pb_player_name(int player) {
-    return player == PB_BOTTOM ? "Bottom" : player == PB_TOP ? "Top" : "nobody";
-}
+const char *pb_player_name(int player) { return player == PB_BOTTOM ? "Bottom" : player == PB_TOP ? "Top" : "nobody"; }
 
 const char *pb_game_result(const pb_game *g, char *buf, size_t len) {
     if (g->match) return pb_match_game_result(g, buf, len);
     switch (g->end) {
-    case PB_END_NONE:
-        snprintf(buf, len, "game goes on, %s to move", pb_player_name(g->pos.to_move));
-        break;
-    case PB_END_GOAL: {
-        int mover = g->turns[g->nturns - 1].mover;
-        snprintf(buf, len, "%s: %s wins", mover == g->loser ? "own goal" : "goal",
-                 pb_player_name(g->loser ^ 1));
-        break;
-    }
-    case PB_END_DEAD_END:
-        if (g->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
-        else snprintf(buf, len, "dead end: %s loses", pb_player_name(g->loser));
-        break;
-    case PB_END_NO_KICK:
-        snprintf(buf, len, "no free kick possible: draw");
-        break;
+        case PB_END_NONE: snprintf(buf, len, "game goes on, %s to move", pb_player_name(g->pos.to_move)); break;
+        case PB_END_GOAL: {
+            int mover = g->turns[g->nturns - 1].mover;
+            snprintf(buf, len, "%s: %s wins", mover == g->loser ? "own goal" : "goal", pb_player_name(g->loser ^ 1));
+            break;
+        }
+        case PB_END_DEAD_END:
+            if (g->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
+            else snprintf(buf, len, "dead end: %s loses", pb_player_name(g->loser));
+            break;
+        case PB_END_NO_KICK: snprintf(buf, len, "no free kick possible: draw"); break;
     }
     return buf;
 }

@@ -7,7 +7,7 @@
 #define PB_ANNOT_LEN 24
 
 typedef struct pb_game_turn {
-    int16_t *nodes;          /* owned */
+    int16_t *nodes; /* owned */
     int len, kick, mover;
     pb_end end;
     int loser;
@@ -16,14 +16,14 @@ typedef struct pb_game_turn {
 
 typedef struct pb_game {
     const pb_field *field;
-    int first;               /* who played the first turn */
+    int first; /* who played the first turn */
     int nturns, cap;
     pb_game_turn *turns;
-    pb_position pos;         /* the position now */
-    pb_end end;              /* PB_END_NONE while the game goes on */
+    pb_position pos; /* the position now */
+    pb_end end;      /* PB_END_NONE while the game goes on */
     int loser;
-    int match;               /* triple match play (solver/match.h): a goal is counted and play goes on */
-    int goals[2];            /* in a match: goals scored by each player */
+    int match;    /* triple match play (solver/match.h): a goal is counted and play goes on */
+    int goals[2]; /* in a match: goals scored by each player */
 } pb_game;
 
 void pb_game_init(pb_game *g, const pb_field *f, int first);

@@ -21,9 +21,9 @@
 
 typedef struct pb_images {
     const pb_field *f;
-    int nimg, img[4];         /* orientations used: img[0] = 0 (identity), then others */
+    int nimg, img[4]; /* orientations used: img[0] = 0 (identity), then others */
     int16_t *node_img[4], *seg_img[4];
-    uint64_t (*delta[4])[8];  /* hash change of the step (node, direction) in orientation k */
+    uint64_t (*delta[4])[8]; /* hash change of the step (node, direction) in orientation k */
 } pb_images;
 
 /* The maps of f; uses the identity alone until pb_images_choose.
@@ -70,8 +70,8 @@ static inline void pb_images_step(const pb_images *im, pb_image_state *st, int f
 
 /* The smallest hash over the orientations of the position one step (from
  * the ball of p, direction d) ahead, whether it passes the turn or not. */
-static inline uint64_t pb_images_child_hash(const pb_images *im, const pb_image_state *st, const pb_position *p,
-                                            int d, int turn_passed) {
+static inline uint64_t pb_images_child_hash(const pb_images *im, const pb_image_state *st, const pb_position *p, int d,
+                                            int turn_passed) {
     uint64_t top = turn_passed ? im->f->zobrist_top : 0, h = p->hash ^ im->delta[0][p->ball][d] ^ top;
     for (int i = 1; i < im->nimg; i++) {
         uint64_t hk = st->hash[im->img[i]] ^ im->delta[im->img[i]][p->ball][d] ^ top;

@@ -85,21 +85,21 @@ struct pb_jobs {
     const pb_field *f;
     int a, kw, T;
     jnode *nodes;
-    uint64_t *keys;          /* kw words per vertex */
+    uint64_t *keys; /* kw words per vertex */
     size_t n, cap;
     jedge *edges;
     size_t ne, ecap;
-    pb_posset index;         /* canonical position -> vertex */
+    pb_posset index; /* canonical position -> vertex */
     uint32_t *goals;
     int ngoals;
     uint32_t *log;
     size_t nlog, logcap;
-    uint32_t **bucket;       /* vertices to recompute, by depth */
+    uint32_t **bucket; /* vertices to recompute, by depth */
     size_t *blen, *bcap;
     int ndepth;
     pb_turnwalk *tw;
-    const pb_proven *known;  /* saved proofs, or NULL */
-    uint64_t *kbuf;          /* 2 * kw words of scratch */
+    const pb_proven *known;   /* saved proofs, or NULL */
+    uint64_t *kbuf;           /* 2 * kw words of scratch */
     pb_position *pbuf, *cbuf; /* scratch */
     pb_jobs_stats st;
     int error;

@@ -25,15 +25,15 @@ typedef struct pb_jobs pb_jobs;
 
 /* What happened, for measurements. */
 typedef struct pb_jobs_stats {
-    uint64_t positions;   /* in the graph */
-    uint64_t expanded;    /* positions expanded by one turn */
-    uint64_t sent;        /* jobs handed out */
-    uint64_t proven;      /* jobs that came back with a value */
-    uint64_t failed;      /* jobs that ran out of budget */
-    uint64_t home;        /* jobs handed to the worker whose job was their parent */
-    uint64_t learnt;      /* positions in the proven log (for the workers' tables) */
-    uint64_t updates;     /* position updates while propagating results */
-    int phases;           /* questions asked ("win?", then "not lose?") */
+    uint64_t positions; /* in the graph */
+    uint64_t expanded;  /* positions expanded by one turn */
+    uint64_t sent;      /* jobs handed out */
+    uint64_t proven;    /* jobs that came back with a value */
+    uint64_t failed;    /* jobs that ran out of budget */
+    uint64_t home;      /* jobs handed to the worker whose job was their parent */
+    uint64_t learnt;    /* positions in the proven log (for the workers' tables) */
+    uint64_t updates;   /* position updates while propagating results */
+    int phases;         /* questions asked ("win?", then "not lose?") */
 } pb_jobs_stats;
 
 /* A graph rooted at p (a position where the game goes on).  first_turns:
@@ -45,9 +45,9 @@ typedef struct pb_jobs_stats {
 pb_jobs *pb_jobs_new(const pb_field *f, const pb_position *p, int first_turns, const pb_proven *known);
 void pb_jobs_free(pb_jobs *j);
 
-#define PB_JOBS_NONE (-1)   /* nothing to hand out until a job comes back */
-#define PB_JOBS_DONE (-2)   /* everything asked is proven */
-#define PB_JOBS_ERROR (-3)  /* memory or a turn too big to expand */
+#define PB_JOBS_NONE (-1)  /* nothing to hand out until a job comes back */
+#define PB_JOBS_DONE (-2)  /* everything asked is proven */
+#define PB_JOBS_ERROR (-3) /* memory or a turn too big to expand */
 
 /* The next job for worker w (any small integer naming it): writes the
  * position into *p and returns the job's number (>= 0), or PB_JOBS_NONE /

@@ -46,8 +46,8 @@ long pb_match_foreach(const pb_field *f, pb_position *p, pb_match_fn fn, void *c
     return pb_routes_foreach(f, p, foreach_route, &x);
 }
 
-int pb_match_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info,
-                  int *over, char *err, size_t errlen) {
+int pb_match_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info, int *over,
+                  char *err, size_t errlen) {
     if (pb_route_play(f, p, nodes, len, kick, info, err, errlen)) return -1;
     *over = pb_match_restart(f, p, info, NULL);
     return 0;
@@ -73,10 +73,8 @@ const char *pb_match_ply_text(const pb_route *r, int over, char *buf, size_t len
     if (r->end == PB_END_GOAL)
         snprintf(buf, len, "%s: %s scores%s", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1),
                  tail);
-    else if (r->end == PB_END_NO_KICK || over)
-        snprintf(buf, len, "no free kick: the match is over");
-    else
-        snprintf(buf, len, "stop");
+    else if (r->end == PB_END_NO_KICK || over) snprintf(buf, len, "no free kick: the match is over");
+    else snprintf(buf, len, "stop");
     return buf;
 }
 
@@ -99,10 +97,8 @@ const char *pb_match_game_result(const pb_game *g, char *buf, size_t len) {
     char sc[64];
     pb_match_score(g->goals, sc, sizeof sc);
     int d = g->goals[PB_TOP] - g->goals[PB_BOTTOM];
-    if (g->end == PB_END_NONE)
-        snprintf(buf, len, "match goes on, %s, %s to move", sc, pb_player_name(g->pos.to_move));
-    else if (d == 0)
-        snprintf(buf, len, "match over, %s: a draw", sc);
+    if (g->end == PB_END_NONE) snprintf(buf, len, "match goes on, %s, %s to move", sc, pb_player_name(g->pos.to_move));
+    else if (d == 0) snprintf(buf, len, "match over, %s: a draw", sc);
     else
         snprintf(buf, len, "match over, %s: %s wins by %d", sc, pb_player_name(d > 0 ? PB_TOP : PB_BOTTOM),
                  d > 0 ? d : -d);
@@ -125,7 +121,7 @@ static int add_count(uint64_t *a, uint64_t b) {
 static int perft_ply(void *c, const pb_field *f, pb_position *after, const pb_route *r, int over) {
     perft_ctx *x = c;
     (void)r;
-    int d = x->depth;  /* this ply is ply number d + 1 */
+    int d = x->depth; /* this ply is ply number d + 1 */
     if (add_count(&x->seq[d], 1)) return x->overflow = 1;
     if (over) return add_count(&x->finished[d], 1) ? (x->overflow = 1) : 0;
     if (d + 1 < x->maxdepth) {
@@ -152,7 +148,7 @@ int pb_match_perft(const pb_field *f, const pb_position *p, int maxdepth, uint64
 
 typedef struct count_ctx {
     int maxgoals, fail;
-    int goals[2];        /* scored from the start of the count, by player */
+    int goals[2]; /* scored from the start of the count, by player */
     uint64_t *counts;
 } count_ctx;
 

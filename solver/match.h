@@ -55,8 +55,8 @@ long pb_match_foreach(const pb_field *f, pb_position *p, pb_match_fn fn, void *c
 /* Plays a match ply given as nodes (as pb_route_play) and restarts after a
  * goal.  0 with *info and *over filled, or -1 with the reason in err (p
  * unchanged). */
-int pb_match_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info,
-                  int *over, char *err, size_t errlen);
+int pb_match_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info, int *over,
+                  char *err, size_t errlen);
 
 /* The state of a match game (pb_game_result of a match): "match goes on,
  * Top 1 : 0 Bottom, Bottom to move", "match over, Top 1 : 2 Bottom:

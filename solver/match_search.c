@@ -106,8 +106,7 @@ static uint64_t *bucket_of(const mtable *t, const pb_position *p, size_t *b) {
 }
 
 static void lock(mtable *t, size_t b) {
-    while (atomic_flag_test_and_set_explicit(&t->locks[b], memory_order_acquire)) {
-    }
+    while (atomic_flag_test_and_set_explicit(&t->locks[b], memory_order_acquire)) {}
 }
 static void unlock(mtable *t, size_t b) { atomic_flag_clear_explicit(&t->locks[b], memory_order_release); }
 

@@ -18,26 +18,26 @@
 #include "match.h"
 
 typedef struct pb_match_opts {
-    int threads;                  /* OpenMP threads; 0 = 1 */
-    size_t hash_bytes;            /* table memory cap; 0 = PB_MATCH_DEFAULT_HASH */
-    double time_limit;            /* seconds; 0 = none */
-    volatile sig_atomic_t *stop;  /* set (e.g. by SIGINT) to stop; may be NULL */
-    FILE *progress;               /* progress lines every ~2 s; NULL = none */
-    int no_pv;                    /* skip the line of perfect play */
+    int threads;                 /* OpenMP threads; 0 = 1 */
+    size_t hash_bytes;           /* table memory cap; 0 = PB_MATCH_DEFAULT_HASH */
+    double time_limit;           /* seconds; 0 = none */
+    volatile sig_atomic_t *stop; /* set (e.g. by SIGINT) to stop; may be NULL */
+    FILE *progress;              /* progress lines every ~2 s; NULL = none */
+    int no_pv;                   /* skip the line of perfect play */
 } pb_match_opts;
 
 #define PB_MATCH_DEFAULT_HASH ((size_t)64 << 20)
 
 /* One first turn from the root. */
 typedef struct pb_match_turn {
-    int16_t *nodes;   /* owned */
+    int16_t *nodes; /* owned */
     int len, kick;
-    int mover;        /* the root's player, or the opponent for a kick chain */
-    int gain;         /* the turn's own goal: +1 for the root's player, -1 against, 0 none */
-    int over;         /* the match ends with this turn */
-    int known;        /* diff is proven */
-    int diff;         /* goal difference for the root's player, this turn first */
-    int klass;        /* mirror class: index of the class's first route */
+    int mover; /* the root's player, or the opponent for a kick chain */
+    int gain;  /* the turn's own goal: +1 for the root's player, -1 against, 0 none */
+    int over;  /* the match ends with this turn */
+    int known; /* diff is proven */
+    int diff;  /* goal difference for the root's player, this turn first */
+    int klass; /* mirror class: index of the class's first route */
     uint64_t nodes_searched;
     double seconds;
 } pb_match_turn;
@@ -45,21 +45,21 @@ typedef struct pb_match_turn {
 /* One turn of the line of perfect play, with the score after it counted
  * from the root (goals[PB_BOTTOM], goals[PB_TOP]). */
 typedef struct pb_match_line_turn {
-    int16_t *nodes;   /* owned */
+    int16_t *nodes; /* owned */
     int len, kick, mover, goal;
     int goals[2];
 } pb_match_line_turn;
 
 typedef struct pb_match_result {
-    int known;        /* diff is proven */
-    int diff;         /* the match value for the root's player to move */
+    int known; /* diff is proven */
+    int diff;  /* the match value for the root's player to move */
     int complete, stopped;
     int nturns, nclasses, mirror_lr;
     pb_match_turn *turns;
-    int best;         /* a first turn with the root's value, -1 if unknown */
+    int best; /* a first turn with the root's value, -1 if unknown */
     int nline;
     pb_match_line_turn *line;
-    uint64_t nodes;   /* plies searched */
+    uint64_t nodes; /* plies searched */
     double seconds;
     int threads;
     size_t tt_bytes, tt_slots;

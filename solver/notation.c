@@ -44,8 +44,10 @@ static const annot_form annot_words[] = {
     {"pas", "pas"},
     {"mpk", "mpk"},
     {"\xd0\xba\xd1\x83\xc2\xb2", "\xd0\xba\xd1\x83\xc2\xb2"}, /* ку² */
-    {"\xd0\xba\xd1\x83" "2", "\xd0\xba\xd1\x83\xc2\xb2"},     /* ку2 = ку² */
-    {"\xd0\x91\xd0\x9f", "\xd0\x91\xd0\x9f"},                 /* БП */
+    {"\xd0\xba\xd1\x83"
+     "2",
+     "\xd0\xba\xd1\x83\xc2\xb2"},                                     /* ку2 = ку² */
+    {"\xd0\x91\xd0\x9f", "\xd0\x91\xd0\x9f"},                         /* БП */
     {"\xd0\xa7\xd0\x92(" CYR_VE ")", "\xd0\xa7\xd0\x92(" CYR_VE ")"}, /* ЧВ(В) */
     {"\xd0\xa7\xd0\x92(" CYR_EN ")", "\xd0\xa7\xd0\x92(" CYR_EN ")"}, /* ЧВ(Н) */
 };
@@ -93,9 +95,9 @@ static const char *quote(const char *s, size_t n, char *out) {
 /* Parser state. */
 typedef struct parser {
     const pb_field *f;
-    const char *s;      /* the cursor */
+    const char *s; /* the cursor */
     pb_game *g;
-    int16_t *nodes;     /* route buffer of cap nodes */
+    int16_t *nodes; /* route buffer of cap nodes */
     int cap;
     char *err;
     size_t errlen;
@@ -109,10 +111,13 @@ static int next_move(const parser *ps) { return ps->g->nturns + 1; }
  * a SIDE_ value or -1; *used gets the bytes read. */
 enum { SIDE_TOP, SIDE_LATIN_B, SIDE_BOTTOM, SIDE_LATIN_H };
 static int header_side(const char *s, int *used) {
-    static const struct { const char *lit; int side; } sides[] = {
-        {CYR_VE, SIDE_TOP}, {CYR_VE_LOWER, SIDE_TOP}, {"T", SIDE_TOP}, {"t", SIDE_TOP},
+    static const struct {
+        const char *lit;
+        int side;
+    } sides[] = {
+        {CYR_VE, SIDE_TOP},    {CYR_VE_LOWER, SIDE_TOP},    {"T", SIDE_TOP},     {"t", SIDE_TOP},
         {CYR_EN, SIDE_BOTTOM}, {CYR_EN_LOWER, SIDE_BOTTOM}, {"B", SIDE_LATIN_B}, {"b", SIDE_LATIN_B},
-        {"H", SIDE_LATIN_H}, {"h", SIDE_LATIN_H},
+        {"H", SIDE_LATIN_H},   {"h", SIDE_LATIN_H},
     };
     for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
         if (starts(s, sides[i].lit)) {
@@ -151,9 +156,10 @@ static int parse_header(parser *ps) {
     for (int k = 0; k < 2; k++) {
         int other = side[k ^ 1];
         switch (side[k]) {
-        case SIDE_TOP: top[k] = 1; break;
-        case SIDE_BOTTOM: case SIDE_LATIN_H: top[k] = 0; break;
-        default: top[k] = other == SIDE_LATIN_H || other == SIDE_BOTTOM; break; /* Latin B */
+            case SIDE_TOP: top[k] = 1; break;
+            case SIDE_BOTTOM:
+            case SIDE_LATIN_H: top[k] = 0; break;
+            default: top[k] = other == SIDE_LATIN_H || other == SIDE_BOTTOM; break; /* Latin B */
         }
     }
     if (top[0] == top[1]) goto bad;
@@ -359,8 +365,7 @@ static int parse_record(const pb_field *f, const char *text, pb_game *g, int mat
         if (*s == '{') {
             const char *close = strchr(s, '}');
             if (!close) {
-                snprintf(err, errlen, "unterminated comment '%s' after move %d", quote(s, strlen(s), q),
-                         g->nturns);
+                snprintf(err, errlen, "unterminated comment '%s' after move %d", quote(s, strlen(s), q), g->nturns);
                 rc = -1;
             } else {
                 ps.s = close + 1;
@@ -388,8 +393,7 @@ static int parse_record(const pb_field *f, const char *text, pb_game *g, int mat
             rc = parse_score(&ps);
         } else if ((*s == 'X' || starts(s, CYR_HA)) && wl == (*s == 'X' ? 1 : strlen(CYR_HA))) {
             if (g->end == PB_END_NONE) {
-                if (g->nturns == 0)
-                    snprintf(err, errlen, "end mark '%s' before the first move", quote(s, wl, q));
+                if (g->nturns == 0) snprintf(err, errlen, "end mark '%s' before the first move", quote(s, wl, q));
                 else
                     snprintf(err, errlen, "end mark '%s' after move %d, but the game goes on", quote(s, wl, q),
                              g->nturns);
@@ -440,7 +444,7 @@ char *pb_record_format(const pb_game *g) {
     assert(g && g->field);
     sbuf b = {malloc(256), 0, 256};
     b.s[0] = 0;
-    int goals[2] = {0, 0};  /* a match's running score */
+    int goals[2] = {0, 0}; /* a match's running score */
     if (g->first == PB_BOTTOM) sb_add(&b, "(" CYR_EN ";" CYR_VE ")");
     for (int i = 0; i < g->nturns; i++) {
         const pb_game_turn *t = &g->turns[i];

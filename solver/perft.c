@@ -9,9 +9,7 @@
 #include "posset.h"
 #include "turnwalk.h"
 
-static int add_u64(uint64_t *a, uint64_t b) {
-    return __builtin_add_overflow(*a, b, a);
-}
+static int add_u64(uint64_t *a, uint64_t b) { return __builtin_add_overflow(*a, b, a); }
 
 /* ---- breadth-first ------------------------------------------------------ */
 
@@ -83,8 +81,8 @@ int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row
  * position depend on it and the turns left alone. */
 #define MEMO_BITS 18
 typedef struct memo_entry {
-    int turns_left;           /* 0: empty */
-    uint64_t v[4];            /* seq, fin one turn on; seq, fin two turns on */
+    int turns_left; /* 0: empty */
+    uint64_t v[4];  /* seq, fin one turn on; seq, fin two turns on */
 } memo_entry;
 
 /* The last turn's counts, shared by the threads: for a position with one
@@ -99,7 +97,7 @@ typedef struct memo_entry {
 #define LAST_LOCKS 4096
 typedef struct last_memo {
     int kw;
-    uint64_t *words;          /* per slot: kw key words, routes, ends; all 0: empty */
+    uint64_t *words; /* per slot: kw key words, routes, ends; all 0: empty */
     omp_lock_t lock[LAST_LOCKS];
 } last_memo;
 
@@ -156,15 +154,15 @@ static void last_put(last_memo *m, const uint64_t *key, uint64_t h, const uint64
 typedef struct counter {
     const pb_field *f;
     int maxdepth;
-    last_memo *last;          /* shared; NULL: none */
-    memo_entry *memo;         /* 1 << MEMO_BITS entries, NULL: none */
-    uint64_t *memo_keys;      /* kw words per entry */
-    pb_turnwalk **tw;        /* tw[k] walks the turns from positions after k turns, so
+    last_memo *last;     /* shared; NULL: none */
+    memo_entry *memo;    /* 1 << MEMO_BITS entries, NULL: none */
+    uint64_t *memo_keys; /* kw words per entry */
+    pb_turnwalk **tw;    /* tw[k] walks the turns from positions after k turns, so
                                 that the outcomes of level k stay valid below them */
     uint64_t *seq, *fin;
     int *ovf;
     int oom;
-    pb_position scratch;     /* the last turn's root, played on in bulk counting */
+    pb_position scratch; /* the last turn's root, played on in bulk counting */
 } counter;
 
 static int counter_init(counter *c, const pb_field *f, int maxdepth) {
@@ -232,7 +230,7 @@ static int bulk_routes(const pb_field *f, pb_position *p, uint64_t *routes, uint
             }
         }
         if (!pb_occupied(f, p, to)) {
-            (*routes)++;   /* a stop */
+            (*routes)++; /* a stop */
             continue;
         }
         if (--*budget < 0) return -1;
@@ -262,8 +260,8 @@ static int bulk_routes(const pb_field *f, pb_position *p, uint64_t *routes, uint
 
 typedef struct level_ctx {
     counter *c;
-    int k;            /* turns played before this one */
-    uint64_t mult;    /* sequences reaching the position walked */
+    int k;         /* turns played before this one */
+    uint64_t mult; /* sequences reaching the position walked */
 } level_ctx;
 
 static void count_from(counter *c, const pb_position *p, int k, uint64_t mult);

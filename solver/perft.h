@@ -22,10 +22,10 @@
 
 typedef struct pb_perft_row {
     int depth;
-    uint64_t sequences;   /* perft(depth) */
-    uint64_t positions;   /* positions(depth) (pb_perft only; 0 from pb_perft_count) */
-    uint64_t finished;    /* sequences that end the game exactly at this depth */
-    int overflow;         /* a 64-bit count overflowed: the row is not exact */
+    uint64_t sequences; /* perft(depth) */
+    uint64_t positions; /* positions(depth) (pb_perft only; 0 from pb_perft_count) */
+    uint64_t finished;  /* sequences that end the game exactly at this depth */
+    int overflow;       /* a 64-bit count overflowed: the row is not exact */
 } pb_perft_row;
 
 /* Fills rows[0..maxdepth-1] for depths 1..maxdepth from p.  Returns the

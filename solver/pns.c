@@ -111,10 +111,10 @@ typedef struct table {
 typedef struct pns {
     const pb_field *f;
     table tt;
-    int A, t, weak;         /* the question; weak or summed numbers */
-    int eps;                /* threshold slack in 1/1024, < 0: none */
-    pb_images im;           /* orientations keyed alike (images.h) */
-    pb_image_state ims;     /* of the current position (book, hockey) */
+    int A, t, weak;     /* the question; weak or summed numbers */
+    int eps;            /* threshold slack in 1/1024, < 0: none */
+    pb_images im;       /* orientations keyed alike (images.h) */
+    pb_image_state ims; /* of the current position (book, hockey) */
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
@@ -123,10 +123,10 @@ typedef struct pns {
     uint64_t no_score[NO_SCORE_SLOTS]; /* hashes of turn starts whose quick walk found no goal */
     double t0, deadline, next_report;
     volatile sig_atomic_t *stop;
-    atomic_int *cancel;     /* set by another thread: give up this question */
+    atomic_int *cancel; /* set by another thread: give up this question */
     FILE *progress;
     int stopped;
-    pb_proven *proven;      /* saved proofs (proven.h); NULL = none */
+    pb_proven *proven; /* saved proofs (proven.h); NULL = none */
 } pns;
 
 static double now_s(void) {
@@ -175,7 +175,9 @@ static inline void table_prefetch(const table *t, uint64_t hash) {
 /* bt: ball | to_move << 16 of the key's orientation. */
 static inline uint64_t key_bits(uint64_t bt, uint64_t hash) { return bt | M_USED | (hash >> 49) << 18; }
 
-static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) { return b + 2 * WAYS + (size_t)w * (size_t)t->nwords; }
+static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) {
+    return b + 2 * WAYS + (size_t)w * (size_t)t->nwords;
+}
 
 /* The way holding exactly this position in bucket b, or -1. */
 static int table_find(table *t, uint64_t *b, const uint64_t *seg, uint64_t key) {
@@ -265,7 +267,8 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
         if (mine) hi = hi < s->t - 1 ? hi : s->t - 1;
         else lo = lo > 1 - s->t ? lo : 1 - s->t;
     }
-    if (s->proven && (pn == 0 || dn == 0)) pb_proven_note(s->proven, p, lo, hi, 8, work); /* proven node reported here */
+    if (s->proven && (pn == 0 || dn == 0))
+        pb_proven_note(s->proven, p, lo, hi, 8, work); /* proven node reported here */
     uint64_t oldwork = b[e] >> 40;
     if (work > 0xffffffULL) work = 0xffffffULL;
     if (oldwork > work) work = oldwork;
@@ -301,7 +304,7 @@ static void poll(pns *s) {
 
 typedef struct kid {
     uint64_t pn, dn;
-    int idx;          /* book/hockey: the direction; triple: the child's index */
+    int idx; /* book/hockey: the direction; triple: the child's index */
 } kid;
 
 /* The node's numbers from its children's (OR: A chooses). */
@@ -323,8 +326,8 @@ static void combine(const pns *s, const kid *k, int n, int or_node, uint64_t *pn
 
 /* The child to search next and its thresholds, given the node's
  * thresholds and numbers (see the top of the file). */
-static int select_kid(const pns *s, const kid *k, int n, int or_node, uint64_t thpn, uint64_t thdn,
-                      uint64_t pn, uint64_t dn, uint64_t *cpn, uint64_t *cdn) {
+static int select_kid(const pns *s, const kid *k, int n, int or_node, uint64_t thpn, uint64_t thdn, uint64_t pn,
+                      uint64_t dn, uint64_t *cpn, uint64_t *cdn) {
     int c = -1, cnt = 0;
     uint64_t b1 = PN_INF + 1, b2 = PN_INF;
     for (int i = 0; i < n; i++) {
@@ -460,7 +463,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
 typedef struct ply_list {
     pns *s;
     int nw, n, cap, chooser, decided;
-    uint64_t *keys;      /* per child: nwords segment words + ball | to_move << 16 */
+    uint64_t *keys; /* per child: nwords segment words + ball | to_move << 16 */
     uint64_t *hash;
     kid *k;
     int or_node;
@@ -581,7 +584,8 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
 static int ask(pns *s, pb_position *p, int A, int t) {
     s->A = A, s->t = t;
     uint64_t pn = 1, dn = 1;
-    int pd = s->proven ? pb_proven_question(s->proven, p->seg, p->ball, p->to_move, p->hash, A, t) : 0; /* saved proofs consulted here */
+    int pd = s->proven ? pb_proven_question(s->proven, p->seg, p->ball, p->to_move, p->hash, A, t)
+                       : 0; /* saved proofs consulted here */
     if (pd) return pd > 0;
     if (s->f->spec.rules == PB_RULES_TRIPLE) mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     else mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
@@ -591,8 +595,12 @@ static int ask(pns *s, pb_position *p, int A, int t) {
 }
 
 const char *pb_pns_stop_name(int stopped) {
-    return stopped == 1 ? "time limit" : stopped == 2 ? "node limit" : stopped == 3 ? "stop flag"
-         : stopped == 4 ? "memory" : stopped == 5 ? "cancelled" : "";
+    return stopped == 1   ? "time limit"
+           : stopped == 2 ? "node limit"
+           : stopped == 3 ? "stop flag"
+           : stopped == 4 ? "memory"
+           : stopped == 5 ? "cancelled"
+                          : "";
 }
 
 struct pb_pns {
@@ -648,8 +656,8 @@ int pb_pns_solve(pb_pns *x, const pb_position *p) {
     pb_images_reset(&s->im, &s->ims, p);
     /* Draws exist in triple and in hockey with drawn dead ends; elsewhere
      * every leaf is a win or a loss, so "cannot win" means "loses". */
-    int draws = f->spec.rules == PB_RULES_TRIPLE ||
-                (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW);
+    int draws =
+        f->spec.rules == PB_RULES_TRIPLE || (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW);
     int me = p->to_move, yes = ask(s, &x->q, me, PB_WIN), value = PB_UNKNOWN;
     x->questions = 1;
     if (yes == 1) value = PB_WIN;

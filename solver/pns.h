@@ -20,38 +20,38 @@
 #include "tactics.h"
 
 typedef struct pb_pns_opts {
-    size_t table_bytes;              /* table memory cap; 0 = as alpha-beta's
+    size_t table_bytes;          /* table memory cap; 0 = as alpha-beta's
                                         (pb_solve_default_hash) */
-    double time_limit;               /* seconds; 0 = none */
-    uint64_t node_limit;             /* expanded nodes; 0 = none */
-    volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
-    atomic_int *cancel;              /* set by another thread to give up the current
+    double time_limit;           /* seconds; 0 = none */
+    uint64_t node_limit;         /* expanded nodes; 0 = none */
+    volatile sig_atomic_t *stop; /* set (e.g. by SIGINT) to stop; may be NULL */
+    atomic_int *cancel;          /* set by another thread to give up the current
                                         question (it answers PB_UNKNOWN, stopped 5;
                                         the next question runs); may be NULL */
-    FILE *progress;                  /* progress lines every ~2 s; NULL = none */
-    int sum;                         /* sum children's numbers (classic df-pn)
+    FILE *progress;              /* progress lines every ~2 s; NULL = none */
+    int sum;                     /* sum children's numbers (classic df-pn)
                                         instead of the weak max + count - 1 */
-    int epsilon;                     /* threshold slack in 1/1024 (the 1+e trick);
+    int epsilon;                 /* threshold slack in 1/1024 (the 1+e trick);
                                         0 = 1024 (e = 1), negative = none */
-    int full_keys;                   /* no mirror images in the table's keys
+    int full_keys;               /* no mirror images in the table's keys
                                         (tests, measurements) */
-    int no_tactics;                  /* no "can the new mover score?" check at
+    int no_tactics;              /* no "can the new mover score?" check at
                                         turn starts (measurements) */
-    pb_proven *proven;               /* saved proofs: consulted (published entries) and told of
+    pb_proven *proven;           /* saved proofs: consulted (published entries) and told of
                                         every solved node (solver/proven.h); may be NULL */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {
-    uint64_t nodes;        /* expansions: calls of the recursive search */
-    uint64_t steps;        /* single steps (book, hockey) or plies (triple) made */
-    uint64_t iterations;   /* children searched from the root's loop */
-    int questions;         /* yes/no questions asked (1 or 2) */
+    uint64_t nodes;            /* expansions: calls of the recursive search */
+    uint64_t steps;            /* single steps (book, hockey) or plies (triple) made */
+    uint64_t iterations;       /* children searched from the root's loop */
+    int questions;             /* yes/no questions asked (1 or 2) */
     uint64_t root_pn, root_dn; /* of the last question when it stopped */
     size_t table_bytes, table_slots;
-    size_t peak_used;      /* slots ever filled (stores into empty slots) */
+    size_t peak_used; /* slots ever filled (stores into empty slots) */
     uint64_t probes, hits, stores, replaced;
     double seconds;
-    int stopped;           /* 1 time, 2 node limit, 3 stop flag, 4 memory, 5 cancelled */
+    int stopped; /* 1 time, 2 node limit, 3 stop flag, 4 memory, 5 cancelled */
 } pb_pns_stats;
 
 /* The value of p (a position where the game goes on) for its player to

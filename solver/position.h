@@ -28,10 +28,10 @@ typedef struct pb_position {
 
 /* What a step led to. */
 typedef enum {
-    PB_STEP_STOP = 0,   /* reached an empty node: the turn passes */
-    PB_STEP_BOUNCE,     /* reached an occupied node: the same player goes on */
-    PB_STEP_GOAL,       /* reached a goal node: the game is over */
-    PB_STEP_DEAD_END    /* bounced onto a node with no free segment */
+    PB_STEP_STOP = 0, /* reached an empty node: the turn passes */
+    PB_STEP_BOUNCE,   /* reached an occupied node: the same player goes on */
+    PB_STEP_GOAL,     /* reached a goal node: the game is over */
+    PB_STEP_DEAD_END  /* bounced onto a node with no free segment */
 } pb_step_result;
 
 typedef struct pb_undo {
@@ -42,9 +42,7 @@ typedef struct pb_undo {
 /* The start: nothing drawn, ball on the centre, `first` to move. */
 void pb_position_start(const pb_field *f, pb_position *p, int first);
 
-static inline int pb_drawn(const pb_position *p, int s) {
-    return (int)((p->seg[s >> 6] >> (s & 63)) & 1);
-}
+static inline int pb_drawn(const pb_position *p, int s) { return (int)((p->seg[s >> 6] >> (s & 63)) & 1); }
 /* Occupied (book/hockey) or touched (triple): marked at the start or some
  * drawn segment ends there. */
 static inline int pb_occupied(const pb_field *f, const pb_position *p, int i) {

@@ -40,8 +40,7 @@ void pb_posset_free(pb_posset *s) {
 static size_t find_slot(const pb_posset *s, uint64_t h, const uint64_t *key) {
     size_t mask = s->cap - 1, i = (size_t)(h ^ (h >> 29)) & mask;
     while (s->hashes[i]) {
-        if (s->hashes[i] == h && !memcmp(s->keys + i * (size_t)s->kw, key, sizeof(uint64_t) * (size_t)s->kw))
-            return i;
+        if (s->hashes[i] == h && !memcmp(s->keys + i * (size_t)s->kw, key, sizeof(uint64_t) * (size_t)s->kw)) return i;
         i = (i + 1) & mask;
     }
     return i;
@@ -98,6 +97,4 @@ int pb_posset_get(const pb_posset *s, const pb_field *f, size_t slot, pb_positio
     return 1;
 }
 
-size_t pb_posset_bytes(const pb_posset *s) {
-    return s->cap * (sizeof(uint64_t) * (size_t)(s->kw + 2));
-}
+size_t pb_posset_bytes(const pb_posset *s) { return s->cap * (sizeof(uint64_t) * (size_t)(s->kw + 2)); }

@@ -11,10 +11,10 @@
 #include "position.h"
 
 typedef struct pb_posset {
-    int kw;               /* words per key: nwords + 1 */
-    size_t size, cap;     /* entries used, slots (a power of two) */
-    uint64_t *keys;       /* cap * kw words */
-    uint64_t *hashes;     /* 0 = empty slot (stored hashes are forced nonzero) */
+    int kw;           /* words per key: nwords + 1 */
+    size_t size, cap; /* entries used, slots (a power of two) */
+    uint64_t *keys;   /* cap * kw words */
+    uint64_t *hashes; /* 0 = empty slot (stored hashes are forced nonzero) */
     uint64_t *counts;
 } pb_posset;
 

@@ -152,8 +152,8 @@ void pb_proven_publish(pb_proven *s) {
             else m = p;
             int fresh;
             uint64_t *slot = pb_posset_slot(&s->index, s->f, &m, &fresh);
-            uint64_t img = info_make(info_lo(info), info_hi(info), dir_mirror(info_best(info), k & 1, k >> 1),
-                                     info_work(info));
+            uint64_t img =
+                info_make(info_lo(info), info_hi(info), dir_mirror(info_best(info), k & 1, k >> 1), info_work(info));
             info_merge(slot, img, fresh);
         }
     }

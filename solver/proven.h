@@ -71,14 +71,14 @@ typedef struct pb_proven {
     const pb_field *f;
     uint64_t root[PB_MAX_WORDS + 1]; /* the root position, packed */
     uint64_t root_hash;
-    uint64_t min_work;               /* notes with less work are not kept */
-    size_t max_bytes;                /* of `all`; beyond, min_work rises */
-    pthread_mutex_t lock;            /* guards all, min_work and the counters */
-    pthread_mutex_t save_lock;       /* one save at a time (one temporary file) */
-    pb_posset all;                   /* one image per entry -> info word */
-    pb_posset index;                 /* every image of the published entries -> info word */
-    size_t npublished;               /* entries visible to probes */
-    uint64_t noted, raised;          /* notes kept; times min_work was raised */
+    uint64_t min_work;         /* notes with less work are not kept */
+    size_t max_bytes;          /* of `all`; beyond, min_work rises */
+    pthread_mutex_t lock;      /* guards all, min_work and the counters */
+    pthread_mutex_t save_lock; /* one save at a time (one temporary file) */
+    pb_posset all;             /* one image per entry -> info word */
+    pb_posset index;           /* every image of the published entries -> info word */
+    size_t npublished;         /* entries visible to probes */
+    uint64_t noted, raised;    /* notes kept; times min_work was raised */
 } pb_proven;
 
 /* A store for solves of root on field f.  min_work 0 = PB_PROVEN_MIN_WORK,

@@ -126,7 +126,8 @@ static void stop_note(const pb_game *g, const pb_replay_opts *o, int j, char *bu
         snprintf(buf, len, "Game over: %s", pb_game_result(g, r, sizeof r));
     } else if (o->perfect && j >= first_cont(g, o)) {
         if (g->loser == PB_NOBODY)
-            snprintf(buf, len, "Value with perfect play: draw (this line ends in %d turn%s)", left, left == 1 ? "" : "s");
+            snprintf(buf, len, "Value with perfect play: draw (this line ends in %d turn%s)", left,
+                     left == 1 ? "" : "s");
         else
             snprintf(buf, len, "Value with perfect play: %s wins (this line ends in %d turn%s)",
                      pb_player_name(g->loser ^ 1), left, left == 1 ? "" : "s");
@@ -152,7 +153,7 @@ static void page_board(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) 
     if (!strncmp(start, "<?xml", 5)) start = strchr(start, '\n') + 1;
     stop_note(g, o, 0, note, sizeof note);
     pb_strbuf_printf(b, "<div id=\"board\" data-ball=\"%s\" data-note=\"",
-                 pb_node_name(g->field, g->nturns ? g->turns[0].nodes[0] : g->pos.ball, name));
+                     pb_node_name(g->field, g->nturns ? g->turns[0].nodes[0] : g->pos.ball, name));
     pb_strbuf_xml(b, note);
     pb_strbuf_printf(b, "\">\n%s</div>\n", start);
     free(svg);
@@ -161,14 +162,14 @@ static void page_board(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) 
 static void page_panel(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) {
     const pb_field *f = g->field;
     pb_strbuf_puts(b, "<div id=\"panel\">\n<div id=\"controls\">"
-                  "<button id=\"first\" title=\"start (Home)\">|&#x25C0;</button>"
-                  "<button id=\"prev-turn\" title=\"previous turn (Up)\">&#x25C0;&#x25C0;</button>"
-                  "<button id=\"prev\" title=\"previous step (Left)\">&#x25C0;</button>"
-                  "<button id=\"next\" title=\"next step (Right)\">&#x25B6;</button>"
-                  "<button id=\"next-turn\" title=\"next turn (Down)\">&#x25B6;&#x25B6;</button>"
-                  "<button id=\"last\" title=\"end (End)\">&#x25B6;|</button></div>\n"
-                  "<div id=\"status\" data-stop=\"0\" data-turn=\"0\" data-step=\"0\">Start</div>\n"
-                  "<div id=\"value\"></div>\n<ol id=\"record\">\n");
+                      "<button id=\"first\" title=\"start (Home)\">|&#x25C0;</button>"
+                      "<button id=\"prev-turn\" title=\"previous turn (Up)\">&#x25C0;&#x25C0;</button>"
+                      "<button id=\"prev\" title=\"previous step (Left)\">&#x25C0;</button>"
+                      "<button id=\"next\" title=\"next step (Right)\">&#x25B6;</button>"
+                      "<button id=\"next-turn\" title=\"next turn (Down)\">&#x25B6;&#x25B6;</button>"
+                      "<button id=\"last\" title=\"end (End)\">&#x25B6;|</button></div>\n"
+                      "<div id=\"status\" data-stop=\"0\" data-turn=\"0\" data-step=\"0\">Start</div>\n"
+                      "<div id=\"value\"></div>\n<ol id=\"record\">\n");
     int from = first_cont(g, o);
     int longest = 1;
     for (int t = 0; t < g->nturns; t++)
@@ -178,9 +179,10 @@ static void page_panel(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) 
     assert(route);
     for (int t = 0; t < g->nturns; t++) {
         const pb_game_turn *gt = &g->turns[t];
-        pb_strbuf_printf(b, "<li class=\"%s%s\" data-mover=\"%s\" data-nodes=\"", gt->mover == PB_TOP ? "top" : "bottom",
-                     t >= from ? " cont" : "", pb_player_name(gt->mover));
-        for (int k = 0; k < gt->len; k++) pb_strbuf_printf(b, "%s%s", k ? " " : "", pb_node_name(f, gt->nodes[k], name));
+        pb_strbuf_printf(b, "<li class=\"%s%s\" data-mover=\"%s\" data-nodes=\"",
+                         gt->mover == PB_TOP ? "top" : "bottom", t >= from ? " cont" : "", pb_player_name(gt->mover));
+        for (int k = 0; k < gt->len; k++)
+            pb_strbuf_printf(b, "%s%s", k ? " " : "", pb_node_name(f, gt->nodes[k], name));
         stop_note(g, o, t + 1, note, sizeof note);
         pb_strbuf_puts(b, "\" data-note=\"");
         pb_strbuf_xml(b, note);
@@ -189,8 +191,9 @@ static void page_panel(pb_strbuf *b, const pb_game *g, const pb_replay_opts *o) 
         pb_strbuf_puts(b, "</li>\n");
     }
     free(route);
-    pb_strbuf_puts(b, "</ol>\n<p class=\"help\">Keys: Right / Left one step, Down / Up (or Shift+Right / Left) one "
-                  "turn, Home / End the start and the end.  Click a turn to jump to its end.</p>\n</div>\n</div>\n");
+    pb_strbuf_puts(b,
+                   "</ol>\n<p class=\"help\">Keys: Right / Left one step, Down / Up (or Shift+Right / Left) one "
+                   "turn, Home / End the start and the end.  Click a turn to jump to its end.</p>\n</div>\n</div>\n");
 }
 
 char *pb_replay_html(const pb_game *g, const pb_replay_opts *o) {

@@ -22,10 +22,10 @@
 #include "game.h"
 
 typedef struct pb_replay_opts {
-    const char *title;     /* page heading and SVG caption, may be NULL */
-    int highlight_from;    /* as in pb_diagram_opts: turns from here on are a
+    const char *title;  /* page heading and SVG caption, may be NULL */
+    int highlight_from; /* as in pb_diagram_opts: turns from here on are a
                               continuation; <0 or >= nturns: none */
-    int perfect;           /* the continuation is a line of perfect play to
+    int perfect;        /* the continuation is a line of perfect play to
                               the end of the game: its stops show the value */
 } pb_replay_opts;
 

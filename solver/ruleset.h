@@ -11,8 +11,8 @@ typedef struct pb_ruleset {
     /* Every route from p, as pb_routes_foreach. */
     long (*foreach)(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx);
     /* Plays one given route, as pb_route_play. */
-    int (*play)(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info,
-                char *err, size_t errlen);
+    int (*play)(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info, char *err,
+                size_t errlen);
     /* The most nodes a route can have on f. */
     int (*max_route)(const pb_field *f);
     /* A turn is a chain of single steps (pb_step): see pb_turns_are_steps. */
@@ -21,7 +21,7 @@ typedef struct pb_ruleset {
     const char *unit;
 } pb_ruleset;
 
-extern const pb_ruleset pb_bounce_rules;   /* book and hockey: bounce.c */
-extern const pb_ruleset pb_triple_rules;   /* triple: triple.c */
+extern const pb_ruleset pb_bounce_rules; /* book and hockey: bounce.c */
+extern const pb_ruleset pb_triple_rules; /* triple: triple.c */
 
 #endif

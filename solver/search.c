@@ -86,28 +86,28 @@
 #include "tactics.h"
 
 #define POLL_MASK 4095
-#define BUSY 100             /* "another thread is in this node", never a value */
-#define BUSY_PLY 24          /* nodes nearer the root than this are marked busy */
-#define BUSY_SLOTS 4096      /* busy counters, indexed by the key's hash */
+#define BUSY 100        /* "another thread is in this node", never a value */
+#define BUSY_PLY 24     /* nodes nearer the root than this are marked busy */
+#define BUSY_SLOTS 4096 /* busy counters, indexed by the key's hash */
 
 /* What the threads of one solve share (read-only apart from atomics). */
 typedef struct shared {
     const pb_field *f;
     pb_tt *tt;
-    pb_tactics tac;           /* goal steps, "can the mover score?" */
-    pb_images im;             /* orientations tried for a key (images.h) */
+    pb_tactics tac; /* goal steps, "can the mover score?" */
+    pb_images im;   /* orientations tried for a key (images.h) */
     int tactics, full_keys;
-    pb_proven *proven;        /* saved proofs (proven.h); NULL = none */
+    pb_proven *proven; /* saved proofs (proven.h); NULL = none */
     int nthreads;
     atomic_uint busy[BUSY_SLOTS];
     volatile sig_atomic_t *stop;
-    double t0, deadline;      /* omp_get_wtime; deadline 0 = none */
-    uint64_t node_limit;      /* halt when the flushed node count reaches it; 0 = none */
-    atomic_int halt;          /* the stop flag or the deadline was seen */
-    atomic_ullong nodes;      /* flushed node counts of all threads */
+    double t0, deadline; /* omp_get_wtime; deadline 0 = none */
+    uint64_t node_limit; /* halt when the flushed node count reaches it; 0 = none */
+    atomic_int halt;     /* the stop flag or the deadline was seen */
+    atomic_ullong nodes; /* flushed node counts of all threads */
     FILE *progress;
     double next_report;
-    const char *phase;        /* what is being searched, for progress lines */
+    const char *phase; /* what is being searched, for progress lines */
     atomic_int classes_done;
     int nclasses;
 } shared;
@@ -117,9 +117,9 @@ typedef struct worker {
     int id;
     uint64_t nodes, flushed, calls;
     pb_tt_stats st;
-    atomic_int *job_done;     /* abandon the search when set; may be NULL */
+    atomic_int *job_done; /* abandon the search when set; may be NULL */
     int aborted;
-    pb_image_state ims;       /* the orientations of the current position */
+    pb_image_state ims; /* the orientations of the current position */
 } worker;
 
 const char *pb_value_name(int v) {
@@ -128,9 +128,7 @@ const char *pb_value_name(int v) {
 
 /* The value of a game that ended (a goal or a dead end; *loser of pb_step
  * or pb_route.loser) for player me. */
-static int end_value(int loser, int me) {
-    return loser == PB_NOBODY ? PB_DRAW : loser == me ? PB_LOSS : PB_WIN;
-}
+static int end_value(int loser, int me) { return loser == PB_NOBODY ? PB_DRAW : loser == me ? PB_LOSS : PB_WIN; }
 
 /* ---- keys: the four orientations of a position ---- */
 
@@ -298,13 +296,13 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
             pb_step_result r = step(w, p, d, &u, &loser);
             w->nodes++;
             switch (r) {
-            case PB_STEP_STOP:
-                v = search_steps(w, p, -beta, -alpha, ply + 1, excl, 1);
-                if (v != BUSY) v = -v;
-                break;
-            case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1, excl, 0); break;
-            case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
-            default: v = end_value(loser, me); break;
+                case PB_STEP_STOP:
+                    v = search_steps(w, p, -beta, -alpha, ply + 1, excl, 1);
+                    if (v != BUSY) v = -v;
+                    break;
+                case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1, excl, 0); break;
+                case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
+                default: v = end_value(loser, me); break;
             }
             unstep(w, p, d, &u);
             if (w->aborted) break;
@@ -370,7 +368,8 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     uint64_t seg[PB_MAX_WORDS];
     if (orient) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
-    if (w->sh->proven && pb_proven_cut(w->sh->proven, p, &alpha, &beta, &cut)) return cut; /* saved proofs consulted here */
+    if (w->sh->proven && pb_proven_cut(w->sh->proven, p, &alpha, &beta, &cut))
+        return cut; /* saved proofs consulted here */
     const uint64_t nodes0 = w->nodes;
     turn_ctx c = {w, p->to_move, alpha, beta, -2, 2, 0, 0};
     long n = pb_routes_foreach(w->sh->f, p, turn_child, &c);
@@ -426,8 +425,8 @@ static int best_route(worker *w, pb_position *q, int v, int16_t *nodes, int cap,
  * orientation of smaller hash, in an open-addressing set of whole keys. */
 typedef struct class_set {
     int kw;
-    size_t cap, n;           /* slots (a power of two), used */
-    uint64_t *keys;          /* cap * (kw + 1) words: hash, segments, ball | to move */
+    size_t cap, n;  /* slots (a power of two), used */
+    uint64_t *keys; /* cap * (kw + 1) words: hash, segments, ball | to move */
 } class_set;
 
 typedef struct class_ctx {
@@ -436,7 +435,7 @@ typedef struct class_ctx {
     class_set set;
     size_t max_bytes, bytes;
     int me, full;
-    uint64_t self_mirror;     /* routes that are their own mirror image */
+    uint64_t self_mirror; /* routes that are their own mirror image */
     int (*keep_going)(void *);
     void *ctx;
     pb_position m;
@@ -713,8 +712,8 @@ typedef struct prover {
     worker *ws;
     int nthreads;
     pb_pns *pn;
-    pb_pns_opts po;       /* how pn was made (more are made alike for threads) */
-    uint64_t gone_nodes;  /* nodes of the threads' searches already freed */
+    pb_pns_opts po;      /* how pn was made (more are made alike for threads) */
+    uint64_t gone_nodes; /* nodes of the threads' searches already freed */
 } prover;
 
 /* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops. */
@@ -993,13 +992,12 @@ struct pb_solver {
     shared sh;
     worker w;
     double limit;
-    int nthreads;             /* threads of pb_solver_value_budget; ws: that many workers */
+    int nthreads; /* threads of pb_solver_value_budget; ws: that many workers */
     worker *ws;
 };
 
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store; }
-
 
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {

@@ -26,21 +26,21 @@ enum { PB_LOSS = -1, PB_DRAW = 0, PB_WIN = 1, PB_UNKNOWN = -9 };
 typedef int (*pb_solve_route_fn)(void *ctx, const pb_route *r, int value);
 
 typedef struct pb_solve_opts {
-    int threads;                     /* OpenMP threads; 0 = 1 */
-    size_t hash_bytes;               /* table memory cap; 0 = by the free segments left
+    int threads;                  /* OpenMP threads; 0 = 1 */
+    size_t hash_bytes;            /* table memory cap; 0 = by the free segments left
                                         (1 MiB for an endgame ... PB_SOLVE_DEFAULT_HASH) */
-    double time_limit;               /* seconds; 0 = none */
-    volatile sig_atomic_t *stop;     /* set (e.g. by SIGINT) to stop; may be NULL */
-    FILE *progress;                  /* progress lines every ~2 s; NULL = none */
-    int no_pv;                       /* the best turn only, not the rest of the line */
-    int first_turns;                 /* also the value of every first-turn class */
-    pb_solve_route_fn all_routes;    /* also every route with its value (streamed); may be NULL */
+    double time_limit;            /* seconds; 0 = none */
+    volatile sig_atomic_t *stop;  /* set (e.g. by SIGINT) to stop; may be NULL */
+    FILE *progress;               /* progress lines every ~2 s; NULL = none */
+    int no_pv;                    /* the best turn only, not the rest of the line */
+    int first_turns;              /* also the value of every first-turn class */
+    pb_solve_route_fn all_routes; /* also every route with its value (streamed); may be NULL */
     void *all_routes_ctx;
-    size_t class_bytes;              /* memory cap of the first-turn class list; 0 = PB_SOLVE_CLASS_BYTES */
-    int full_keys;                   /* no mirror images in the table's keys (tests, measurements) */
-    int no_tactics;                  /* no "can the mover score this turn?" check (measurements) */
-    int algo;                        /* PB_ALGO_AB (0) or PB_ALGO_PN */
-    pb_proven *proven;               /* saved proofs: consulted (published entries) and told of
+    size_t class_bytes; /* memory cap of the first-turn class list; 0 = PB_SOLVE_CLASS_BYTES */
+    int full_keys;      /* no mirror images in the table's keys (tests, measurements) */
+    int no_tactics;     /* no "can the mover score this turn?" check (measurements) */
+    int algo;           /* PB_ALGO_AB (0) or PB_ALGO_PN */
+    pb_proven *proven;  /* saved proofs: consulted (published entries) and told of
                                         every proven node (solver/proven.h); may be NULL */
 } pb_solve_opts;
 
@@ -59,43 +59,43 @@ size_t pb_solve_default_hash(const pb_field *f, const pb_position *p);
 /* One first-turn class: the first turns (routes) that lead to the same
  * position or to left-right mirror images of it; they have one value. */
 typedef struct pb_solve_turn {
-    int16_t *nodes;       /* owned: the class's first route in generation order */
+    int16_t *nodes; /* owned: the class's first route in generation order */
     int len, kick;
-    pb_end end;           /* the route itself ends the game */
-    int mover;            /* who plays it: the root's player, or the opponent for a kick chain */
-    int value;            /* for the player to move at the root; PB_UNKNOWN if not proven */
-    uint64_t routes;      /* routes in the class */
+    pb_end end;      /* the route itself ends the game */
+    int mover;       /* who plays it: the root's player, or the opponent for a kick chain */
+    int value;       /* for the player to move at the root; PB_UNKNOWN if not proven */
+    uint64_t routes; /* routes in the class */
     uint64_t nodes_searched;
     double seconds;
 } pb_solve_turn;
 
 typedef struct pb_pv_turn {
-    int16_t *nodes;       /* owned */
+    int16_t *nodes; /* owned */
     int len, kick;
 } pb_pv_turn;
 
 typedef struct pb_solve_result {
-    int value;            /* PB_UNKNOWN if stopped before it was proven */
-    int complete;         /* everything asked for is proven */
-    int stopped;          /* by the stop flag or the time limit */
-    int overflow;         /* the class list outgrew its memory cap */
-    int nturns;           /* first-turn classes listed (0 unless asked) */
+    int value;    /* PB_UNKNOWN if stopped before it was proven */
+    int complete; /* everything asked for is proven */
+    int stopped;  /* by the stop flag or the time limit */
+    int overflow; /* the class list outgrew its memory cap */
+    int nturns;   /* first-turn classes listed (0 unless asked) */
     int nsolved_classes;
-    uint64_t nroutes;     /* first turns walked while listing the classes */
+    uint64_t nroutes;        /* first turns walked while listing the classes */
     uint64_t nroute_classes; /* of them, left-right classes of routes (a route and its
                                 mirror route, when the root is its own mirror image) */
     pb_solve_turn *turns;
     int npv;
-    pb_pv_turn *pv;       /* pv[0] is the best turn; then to the end of the game */
-    const char *pv_kind;  /* what kind of line the PV is */
-    int mirror_lr;        /* the root is its own left-right mirror image */
-    uint64_t nodes;       /* search nodes: single steps taken (plies in triple) */
+    pb_pv_turn *pv;      /* pv[0] is the best turn; then to the end of the game */
+    const char *pv_kind; /* what kind of line the PV is */
+    int mirror_lr;       /* the root is its own left-right mirror image */
+    uint64_t nodes;      /* search nodes: single steps taken (plies in triple) */
     double seconds, rate;
     int threads;
     size_t tt_bytes, tt_slots, tt_used;
     pb_tt_stats tt;
-    size_t peak_rss;      /* bytes, VmHWM of the process */
-    int algo;             /* PB_ALGO_AB or PB_ALGO_PN: what proved the values */
+    size_t peak_rss;           /* bytes, VmHWM of the process */
+    int algo;                  /* PB_ALGO_AB or PB_ALGO_PN: what proved the values */
     uint64_t root_pn, root_dn; /* PB_ALGO_PN: the root's numbers in the last question */
 } pb_solve_result;
 
@@ -179,6 +179,6 @@ int pb_solver_value_budget(pb_solver *s, const pb_position *p, uint64_t max_node
  * the steps left in the game (what sizes the default table). */
 int pb_reachable_segments(const pb_field *f, const pb_position *p);
 
-const char *pb_value_name(int v);   /* "win", "draw", "loss", "unknown" */
+const char *pb_value_name(int v); /* "win", "draw", "loss", "unknown" */
 
 #endif

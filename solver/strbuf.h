@@ -11,8 +11,8 @@
 #include <stddef.h>
 
 typedef struct pb_strbuf {
-    char *s;        /* NUL-terminated once anything was put */
-    size_t n, cap;  /* length, allocated bytes */
+    char *s;       /* NUL-terminated once anything was put */
+    size_t n, cap; /* length, allocated bytes */
 } pb_strbuf;
 
 void pb_strbuf_puts(pb_strbuf *b, const char *s);

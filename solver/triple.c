@@ -21,14 +21,14 @@ static const char *dir_names[8] = {"E", "NE", "N", "NW", "W", "SW", "S", "SE"};
 /* Why a step of a normal move or a kick is refused. */
 typedef enum {
     WHY_OK = 0,
-    WHY_SEGMENT,      /* not a legal segment: border or outside the region */
-    WHY_POST,         /* a normal move onto a post */
-    WHY_BOUNDARY,     /* a normal move onto another boundary node */
-    WHY_TWICE,        /* a node already on this move */
-    WHY_TOUCHED,      /* a touched node */
-    WHY_CROSS_DRAWN,  /* crosses a drawn diagonal */
-    WHY_CROSS_OWN,    /* crosses an earlier link of the same move */
-    WHY_DRAWN         /* a kick step along a segment drawn before the kick */
+    WHY_SEGMENT,     /* not a legal segment: border or outside the region */
+    WHY_POST,        /* a normal move onto a post */
+    WHY_BOUNDARY,    /* a normal move onto another boundary node */
+    WHY_TWICE,       /* a node already on this move */
+    WHY_TOUCHED,     /* a touched node */
+    WHY_CROSS_DRAWN, /* crosses a drawn diagonal */
+    WHY_CROSS_OWN,   /* crosses an earlier link of the same move */
+    WHY_DRAWN        /* a kick step along a segment drawn before the kick */
 } why_code;
 
 /* ---- normal moves ---------------------------------------------------- */
@@ -38,8 +38,8 @@ typedef enum {
  * links[0..k-2].  Returns 1 when the step scores (it reaches a goal node),
  * 0 when it is a legal step to an untouched inner node, -1 otherwise with
  * the reason in *why. */
-static int move_step(const pb_field *f, const pb_position *p, const int16_t *path, const int16_t *links, int k,
-                     int d, why_code *why) {
+static int move_step(const pb_field *f, const pb_position *p, const int16_t *path, const int16_t *links, int k, int d,
+                     why_code *why) {
     int a = path[k - 1], s = f->seg[a][d];
     if (s < 0) return *why = WHY_SEGMENT, -1;
     int b = pb_step_to(f, a, d), cross = f->segs[s].cross;
@@ -62,11 +62,11 @@ typedef struct walk {
     pb_position *p;
     pb_route_fn fn;
     void *ctx;
-    int16_t *nodes;    /* the route being built */
-    int16_t links[3];  /* segments of a normal move */
+    int16_t *nodes;   /* the route being built */
+    int16_t links[3]; /* segments of a normal move */
     long count;
     int stopped;
-    int first_only;    /* stop at the first ply found (existence test) */
+    int first_only; /* stop at the first ply found (existence test) */
 } walk;
 
 /* Hands one route to the callback (or just counts it). */
@@ -131,9 +131,9 @@ int pb_triple_has_move(const pb_field *f, const pb_position *p) {
 typedef struct kick_path {
     int16_t nodes[7];
     int16_t segs[6];
-    int n;        /* steps taken (6, fewer when it scores or is refused) */
-    int goal;     /* the last step reached a goal node */
-    int dir[6];   /* direction of each step (after reflections) */
+    int n;      /* steps taken (6, fewer when it scores or is refused) */
+    int goal;   /* the last step reached a goal node */
+    int dir[6]; /* direction of each step (after reflections) */
 } kick_path;
 
 /* Traces the kick from node `from` in direction d on p, whose drawn
@@ -272,21 +272,21 @@ static int play_move(const pb_field *f, pb_position *p, const int16_t *nodes, in
         int r = move_step(f, p, nodes, links, k, d, &why);
         const char *msg = NULL;
         switch (why) {
-        case WHY_SEGMENT: msg = "runs along the border or leaves the field"; break;
-        case WHY_CROSS_DRAWN: msg = "crosses a drawn line"; break;
-        case WHY_CROSS_OWN: msg = "crosses an earlier link of the move"; break;
-        default: break;
+            case WHY_SEGMENT: msg = "runs along the border or leaves the field"; break;
+            case WHY_CROSS_DRAWN: msg = "crosses a drawn line"; break;
+            case WHY_CROSS_OWN: msg = "crosses an earlier link of the move"; break;
+            default: break;
         }
         if (msg) {
             snprintf(err, errlen, "%s: %s-%s %s", rt, name(f, a, na), name(f, b, nb), msg);
             return -1;
         }
         switch (why) {
-        case WHY_POST: msg = "is a post"; break;
-        case WHY_BOUNDARY: msg = "is on the boundary"; break;
-        case WHY_TWICE: msg = "is already on the move"; break;
-        case WHY_TOUCHED: msg = "is touched"; break;
-        default: break;
+            case WHY_POST: msg = "is a post"; break;
+            case WHY_BOUNDARY: msg = "is on the boundary"; break;
+            case WHY_TWICE: msg = "is already on the move"; break;
+            case WHY_TOUCHED: msg = "is touched"; break;
+            default: break;
         }
         if (msg) {
             snprintf(err, errlen, "%s: node %s %s", rt, name(f, b, nb), msg);
@@ -309,13 +309,13 @@ static int play_move(const pb_field *f, pb_position *p, const int16_t *nodes, in
     for (int k = 0; k < len - 1; k++) pb_draw_segment(f, p, links[k]);
     pb_set_ball(f, p, nodes[len - 1]);
     pb_set_to_move(f, p, mover ^ 1);
-    *info = (pb_route){nodes, len, mover, 0, goal ? PB_END_GOAL : PB_END_NONE,
-                       goal ? pb_goal_owner(f, nodes[len - 1]) : PB_NOBODY};
+    *info = (pb_route){
+        nodes, len, mover, 0, goal ? PB_END_GOAL : PB_END_NONE, goal ? pb_goal_owner(f, nodes[len - 1]) : PB_NOBODY};
     return 0;
 }
 
-static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, int len, pb_route *info,
-                      const char *rt, char *err, size_t errlen) {
+static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, int len, pb_route *info, const char *rt,
+                      char *err, size_t errlen) {
     char na[8], nb[8], nc[8];
     if (pb_triple_has_move(f, p)) {
         snprintf(err, errlen, "%s: a free kick is not allowed: the player to move has a normal move", rt);
@@ -338,8 +338,9 @@ static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, i
         if (pos == len - 1) {
             /* The route stops where a continuation kick is due. */
             if (pb_triple_has_kick(f, p)) {
-                snprintf(err, errlen, "%s: the kick ends on %s, a touched or boundary node: the same player kicks again",
-                         rt, name(f, cur, na));
+                snprintf(err, errlen,
+                         "%s: the kick ends on %s, a touched or boundary node: the same player kicks again", rt,
+                         name(f, cur, na));
                 fail = 1;
             } else {
                 end = PB_END_NO_KICK;
@@ -361,8 +362,9 @@ static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, i
                 snprintf(err, errlen, "%s: the kick from %s to the %s would run along the drawn segment %s-%s", rt,
                          name(f, cur, na), dir_names[d], name(f, at, nb), name(f, to, nc));
             else
-                snprintf(err, errlen, "%s: the kick from %s to the %s would leave the field or run along the border at %s",
-                         rt, name(f, cur, na), dir_names[d], name(f, at, nb));
+                snprintf(err, errlen,
+                         "%s: the kick from %s to the %s would leave the field or run along the border at %s", rt,
+                         name(f, cur, na), dir_names[d], name(f, at, nb));
             fail = 1;
             break;
         }
@@ -396,8 +398,9 @@ static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, i
         }
         if (!touched) {
             if (pos != len - 1) {
-                snprintf(err, errlen, "%s: the kick ends on %s, an untouched node, so the chain is over, yet the route goes on",
-                         rt, name(f, nodes[pos], na));
+                snprintf(err, errlen,
+                         "%s: the kick ends on %s, an untouched node, so the chain is over, yet the route goes on", rt,
+                         name(f, nodes[pos], na));
                 fail = 1;
             }
             break;
@@ -410,8 +413,8 @@ static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, i
     return 0;
 }
 
-int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
-                   pb_route *info, char *err, size_t errlen) {
+int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info,
+                   char *err, size_t errlen) {
     assert(f->box && pb_is_node(f, p->ball) && p->to_move <= PB_TOP);
     char rt[160], na[8], nb[8];
     if (len < 2) {
@@ -429,8 +432,8 @@ int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int 
                  name(f, p->ball, nb));
         return -1;
     }
-    int rc = kick ? play_kicks(f, p, nodes, len, info, rt, err, errlen)
-                  : play_move(f, p, nodes, len, info, rt, err, errlen);
+    int rc =
+        kick ? play_kicks(f, p, nodes, len, info, rt, err, errlen) : play_move(f, p, nodes, len, info, rt, err, errlen);
     if (rc == 0 && info->end == PB_END_NONE && pb_triple_finished(f, p)) {
         info->end = PB_END_NO_KICK;
         info->loser = PB_NOBODY;

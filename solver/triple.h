@@ -14,8 +14,8 @@
 /* The plies from p, and playing one: pb_routes_foreach and pb_route_play
  * for the triple rules. */
 long pb_triple_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx);
-int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
-                   pb_route *info, char *err, size_t errlen);
+int pb_triple_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info,
+                   char *err, size_t errlen);
 
 /* Longest route a kick chain can produce on field f: every kick draws at
  * least one new segment and takes at most six steps. */

@@ -45,8 +45,7 @@ void pb_tt_clear(pb_tt *t) { memset(t->buckets, 0, t->nbuckets * sizeof(pb_tt_bu
 static inline void lock(pb_tt *t, pb_tt_bucket *b) {
     if (!t->shared) return;
     while (atomic_exchange_explicit(&b->lock, 1, memory_order_acquire)) {
-        while (atomic_load_explicit(&b->lock, memory_order_relaxed)) {
-        }
+        while (atomic_load_explicit(&b->lock, memory_order_relaxed)) {}
     }
 }
 static inline void unlock(pb_tt *t, pb_tt_bucket *b) {

@@ -52,7 +52,7 @@
 
 typedef struct pb_tt_stats {
     uint64_t probes, hits, stores, replaced;
-    uint64_t inserted;   /* stores into empty ways: the ways in use */
+    uint64_t inserted; /* stores into empty ways: the ways in use */
 } pb_tt_stats;
 
 /* A key: the segment words (nwords of them), a word with the ball and the
@@ -60,7 +60,7 @@ typedef struct pb_tt_stats {
 typedef struct pb_tt_key {
     uint64_t hash;
     const uint64_t *seg;
-    uint64_t bt;         /* ball | to_move << 16 */
+    uint64_t bt; /* ball | to_move << 16 */
 } pb_tt_key;
 
 typedef struct pb_tt_bucket {
@@ -69,12 +69,12 @@ typedef struct pb_tt_bucket {
 } pb_tt_bucket;
 
 typedef struct pb_tt {
-    int nwords, kw;          /* segment words, words per key */
-    int shared;              /* lock the buckets (more than one thread) */
-    size_t nbuckets;         /* any number >= 1 (placed by a multiply-shift) */
-    size_t bytes;            /* memory held */
-    pb_tt_bucket *buckets;   /* mmap'd */
-    uint64_t *keys;          /* nbuckets * PB_TT_WAYS * kw words (mmap'd) */
+    int nwords, kw;             /* segment words, words per key */
+    int shared;                 /* lock the buckets (more than one thread) */
+    size_t nbuckets;            /* any number >= 1 (placed by a multiply-shift) */
+    size_t bytes;               /* memory held */
+    pb_tt_bucket *buckets;      /* mmap'd */
+    uint64_t *keys;             /* nbuckets * PB_TT_WAYS * kw words (mmap'd) */
     size_t bucket_map, key_map; /* the mappings' lengths */
 } pb_tt;
 

@@ -20,11 +20,11 @@ static const pb_ruleset *ruleset_of(const pb_field *f) {
 }
 
 long pb_routes_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *ctx) {
-    return ruleset_of(f)->foreach(f, p, fn, ctx);
+    return ruleset_of(f)->foreach (f, p, fn, ctx);
 }
 
-int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
-                  pb_route *info, char *err, size_t errlen) {
+int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info, char *err,
+                  size_t errlen) {
     return ruleset_of(f)->play(f, p, nodes, len, kick, info, err, errlen);
 }
 

@@ -13,19 +13,19 @@
 #include "position.h"
 
 typedef enum {
-    PB_END_NONE = 0,     /* the game goes on */
-    PB_END_GOAL,         /* a goal: loser is the goal's owner */
-    PB_END_DEAD_END,     /* bounce into a node with no exit */
-    PB_END_NO_KICK       /* triple: stuck, and no free kick exists: draw */
+    PB_END_NONE = 0, /* the game goes on */
+    PB_END_GOAL,     /* a goal: loser is the goal's owner */
+    PB_END_DEAD_END, /* bounce into a node with no exit */
+    PB_END_NO_KICK   /* triple: stuck, and no free kick exists: draw */
 } pb_end;
 
 typedef struct pb_route {
-    const int16_t *nodes;  /* nodes[0] is the ball before the turn */
-    int len;               /* number of nodes (steps + 1) */
-    int mover;             /* who played the turn (the kicker for a kick chain) */
-    int kick;              /* triple: a free-kick chain */
+    const int16_t *nodes; /* nodes[0] is the ball before the turn */
+    int len;              /* number of nodes (steps + 1) */
+    int mover;            /* who played the turn (the kicker for a kick chain) */
+    int kick;             /* triple: a free-kick chain */
     pb_end end;
-    int loser;             /* when end != NONE: the loser, PB_NOBODY = draw */
+    int loser; /* when end != NONE: the loser, PB_NOBODY = draw */
 } pb_route;
 
 /* Called once per route with the position after it (for a finished game:
@@ -44,8 +44,8 @@ long pb_routes_foreach(const pb_field *f, pb_position *p, pb_route_fn fn, void *
  * On failure returns -1, leaves p unchanged and writes the reason
  * ("segment d6-e7 is already drawn", "the turn does not stop at e7: ...").
  * For triple, kick selects a free-kick chain. */
-int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick,
-                  pb_route *info, char *err, size_t errlen);
+int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info, char *err,
+                  size_t errlen);
 
 /* Writes "d6-e7-f8" (a kick chain is written with a leading '*'). */
 char *pb_route_format(const pb_field *f, const int16_t *nodes, int len, int kick, char *buf, size_t buflen);

@@ -42,16 +42,16 @@
  *   bits 31..0   entry index
  */
 typedef struct pmap {
-    int kw;                  /* key words: nwords + 1 (ball | to_move << 16) */
-    size_t n, cap;           /* entries; capacity of the entry arrays */
-    uint64_t *keys;          /* cap * kw */
-    uint64_t *hashes;        /* per entry: the Zobrist hash of the position */
-    uint64_t *counts;        /* per entry */
-    uint8_t *flags;          /* per entry: bit 0 overflow, bits 1.. end, bits 4.. loser */
-    uint8_t *kick;           /* per entry */
-    size_t nslots, active;   /* index slots allocated, in use (powers of two) */
-    uint64_t *slot;          /* epoch << 32 | entry index */
-    uint64_t epoch;          /* >= 1 */
+    int kw;                /* key words: nwords + 1 (ball | to_move << 16) */
+    size_t n, cap;         /* entries; capacity of the entry arrays */
+    uint64_t *keys;        /* cap * kw */
+    uint64_t *hashes;      /* per entry: the Zobrist hash of the position */
+    uint64_t *counts;      /* per entry */
+    uint8_t *flags;        /* per entry: bit 0 overflow, bits 1.. end, bits 4.. loser */
+    uint8_t *kick;         /* per entry */
+    size_t nslots, active; /* index slots allocated, in use (powers of two) */
+    uint64_t *slot;        /* epoch << 32 | entry index */
+    uint64_t epoch;        /* >= 1 */
 } pmap;
 
 struct pb_turnwalk {
@@ -59,7 +59,7 @@ struct pb_turnwalk {
     size_t limit, visited;
     int keys_only;
     pmap layer[2], out;
-    pb_position work;        /* the root, with one entry's difference applied */
+    pb_position work; /* the root, with one entry's difference applied */
 };
 
 enum { PMAP_ACTIVE0 = 1024 };
@@ -335,7 +335,9 @@ static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only)
                 int fail = 0;
                 if (r == PB_STEP_BOUNCE) fail = pmap_add(next, succ, hs, c, ovf, 0, 0);
                 else if (!score_only) {
-                    pb_end end = r == PB_STEP_GOAL ? PB_END_GOAL : r == PB_STEP_DEAD_END ? PB_END_DEAD_END : PB_END_NONE;
+                    pb_end end = r == PB_STEP_GOAL       ? PB_END_GOAL
+                                 : r == PB_STEP_DEAD_END ? PB_END_DEAD_END
+                                                         : PB_END_NONE;
                     fail = pmap_add(&tw->out, succ, hs, c, ovf, outcome_flags(end, loser), 0);
                 }
                 if (fail) return PB_TURNWALK_TOO_BIG;

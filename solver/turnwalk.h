@@ -47,8 +47,8 @@ void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on);
 /* Return value of the fn callback: nonzero stops the walk. */
 typedef int (*pb_outcome_fn)(void *ctx, const pb_field *f, const pb_turn_outcome *o);
 
-#define PB_TURNWALK_STOPPED (-1)  /* fn asked to stop */
-#define PB_TURNWALK_TOO_BIG (-2)  /* the position limit or memory ran out */
+#define PB_TURNWALK_STOPPED (-1) /* fn asked to stop */
+#define PB_TURNWALK_TOO_BIG (-2) /* the position limit or memory ran out */
 
 /* Calls fn once for every distinct outcome of a turn from p (a position
  * where the game goes on; p is not changed).  Outcomes come in a fixed

@@ -47,9 +47,9 @@ typedef struct builder {
     const char *out;
     const pb_tb_build_opts *o;
     pb_tb_build_result *res;
-    char ident[200];          /* the root, written into every layer file */
-    atomic_llong mem, peak;   /* bytes held by layers and buffers */
-    atomic_int over;          /* the budget refused an allocation */
+    char ident[200];        /* the root, written into every layer file */
+    atomic_llong mem, peak; /* bytes held by layers and buffers */
+    atomic_int over;        /* the budget refused an allocation */
     int threads;
     double t0;
 } builder;
@@ -141,7 +141,7 @@ static int read_layer_file(builder *b, char kind, int d, pb_tb_layer *L, pb_tb_l
 
 typedef struct kbuf {
     uint64_t *keys;
-    size_t n, cap;    /* keys held, room */
+    size_t n, cap; /* keys held, room */
 } kbuf;
 
 typedef struct fwd_ctx {
@@ -261,7 +261,7 @@ static pb_tb_status forward_step(builder *b, const pb_tb_layer *cur, pb_tb_layer
 typedef struct bwd_ctx {
     const builder *b;
     const pb_tb_layer *next;
-    int best;          /* the best rank so far, or INT_MIN-ish */
+    int best; /* the best rank so far, or INT_MIN-ish */
     uint8_t value;
     int missing;
 } bwd_ctx;
@@ -289,8 +289,7 @@ static int bwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
 static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_layer *next, pb_tb_layer_counts *cnt) {
     if (charge(b, (long long)cur->n)) {
         snprintf(b->res->message, sizeof b->res->message,
-                 "stopped: the memory budget is too small to solve layer %d; rerun with a larger --memory",
-                 cur->depth);
+                 "stopped: the memory budget is too small to solve layer %d; rerun with a larger --memory", cur->depth);
         return PB_TB_MEMORY;
     }
     cur->vals = malloc(cur->n + 1);
@@ -300,8 +299,8 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
     /* With no empty node left every turn ends the game; if no draw exists
      * either (book, or hockey where a dead end loses), a mover who cannot
      * score can only end it against himself: loss in 1. */
-    const int last_no_draw = cur->depth >= b->f->nempty &&
-                             (b->f->spec.rules == PB_RULES_BOOK || b->f->spec.dead_end == PB_DEAD_END_LOSS);
+    const int last_no_draw =
+        cur->depth >= b->f->nempty && (b->f->spec.rules == PB_RULES_BOOK || b->f->spec.dead_end == PB_DEAD_END_LOSS);
 #pragma omp parallel num_threads(b->threads) reduction(+ : cl[:3], po[:3])
     {
         pb_turnwalk *tw = pb_turnwalk_new(b->f);
@@ -365,7 +364,8 @@ static int out_of_time(const builder *b, const pb_tb_build_opts *o, pb_tb_build_
 static void progress(builder *b, int d, const pb_tb_layer *L, const char *how) {
     if (!b->o->progress) return;
     fprintf(b->o->progress, "tb: layer %d: %llu classes (%s), %.1f s, %.1f s of CPU, %.1f MiB\n", d,
-            (unsigned long long)L->n, how, omp_get_wtime() - b->t0, cpu_now(), (double)atomic_load(&b->mem) / 1048576.0);
+            (unsigned long long)L->n, how, omp_get_wtime() - b->t0, cpu_now(),
+            (double)atomic_load(&b->mem) / 1048576.0);
     fflush(b->o->progress);
 }
 
@@ -526,8 +526,7 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
         } else {
             st = backward_step(&b, &L, &next, &counts[d - d0]);
             if (st == PB_TB_OK && write_layer_file(&b, 'v', d, &L, &counts[d - d0])) st = PB_TB_IO;
-            if (st == PB_TB_OK)
-                progress(&b, d, &L, "backward");
+            if (st == PB_TB_OK) progress(&b, d, &L, "backward");
         }
         if (st == PB_TB_OK && d > d0 && out_of_time(&b, o, res, d, "backward")) st = PB_TB_STOPPED;
         release(&b, &next);

@@ -56,8 +56,8 @@ static uint64_t next_rand(uint64_t *s) {
     return *s;
 }
 
-int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
-                   double *est, int *exact_upto) {
+int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed, double *est,
+                   int *exact_upto) {
     pb_tb_keyfmt k;
     pb_tb_keyfmt_init(&k, f);
     size_t kw = (size_t)k.kw;

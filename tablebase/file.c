@@ -17,7 +17,6 @@ static inline unsigned key_byte(const uint64_t *key, int b) {
     return (unsigned)(key[b >> 3] >> (8 * (7 - (b & 7)))) & 0xff;
 }
 
-
 unsigned char *pb_tb_header_bytes(const pb_tb_header *h, const pb_tb_keyfmt *k, size_t *len) {
     int nl = h->dmax - h->d0 + 1;
     unsigned char *b = malloc(16 + (size_t)k->kbytes + (size_t)nl * NCOUNTS * 8);
@@ -29,8 +28,9 @@ unsigned char *pb_tb_header_bytes(const pb_tb_header *h, const pb_tb_keyfmt *k, 
     for (int i = 0; i < k->kbytes; i++) b[n++] = (unsigned char)key_byte(h->root, i);
     for (int l = 0; l < nl; l++) {
         const pb_tb_layer_counts *c = &h->layer[l];
-        uint64_t v[NCOUNTS] = {c->classes, c->positions, c->classes_by[0], c->classes_by[1], c->classes_by[2],
-                               c->positions_by[0], c->positions_by[1], c->positions_by[2], c->blocks};
+        uint64_t v[NCOUNTS] = {c->classes,         c->positions,       c->classes_by[0],
+                               c->classes_by[1],   c->classes_by[2],   c->positions_by[0],
+                               c->positions_by[1], c->positions_by[2], c->blocks};
         for (int i = 0; i < NCOUNTS; i++) n += pb_le_put(b + n, v[i], 8);
     }
     *len = n;
@@ -96,8 +96,8 @@ long pb_tb_put_layer(struct pb_cwriter *w, const pb_tb_keyfmt *k, uint32_t tag, 
     return blocks;
 }
 
-int pb_tb_get_block(struct pb_creader *r, const pb_tb_keyfmt *k, size_t len, pb_tb_layer *L, int want_vals,
-                    char *err, size_t errlen) {
+int pb_tb_get_block(struct pb_creader *r, const pb_tb_keyfmt *k, size_t len, pb_tb_layer *L, int want_vals, char *err,
+                    size_t errlen) {
     unsigned char *buf = malloc(len ? len : 1);
     if (!buf || pb_container_read(r, buf, err, errlen)) {
         free(buf);
@@ -195,7 +195,7 @@ int pb_tb_load(const pb_tb *tb, int d, pb_tb_layer *L, char *err, size_t errlen)
     size_t len;
     int got, rc = 0;
     while ((got = pb_container_next(r, &tag, &len, err, errlen)) == 1) {
-        if (tag != want) continue;   /* pb_container_next skips an unread block */
+        if (tag != want) continue; /* pb_container_next skips an unread block */
         if (pb_tb_get_block(r, &tb->k, len, L, 1, err, errlen)) {
             rc = -1;
             break;
@@ -219,6 +219,4 @@ int pb_tb_lookup(const pb_tb *tb, const pb_tb_layer *L, const pb_position *p) {
     return i < 0 ? -1 : L->vals[i];
 }
 
-void pb_tb_root(const pb_tb *tb, pb_position *p) {
-    pb_tb_unpack(tb->f, &tb->k, tb->h.root, tb->h.root_to_move, p);
-}
+void pb_tb_root(const pb_tb *tb, pb_position *p) { pb_tb_unpack(tb->f, &tb->k, tb->h.root, tb->h.root_to_move, p); }

@@ -12,9 +12,7 @@ void pb_tb_keyfmt_init(pb_tb_keyfmt *k, const pb_field *f) {
 }
 
 /* Sets byte b of a key held as big-endian words. */
-static inline void key_or_byte(uint64_t *key, int b, unsigned v) {
-    key[b >> 3] |= (uint64_t)v << (8 * (7 - (b & 7)));
-}
+static inline void key_or_byte(uint64_t *key, int b, unsigned v) { key[b >> 3] |= (uint64_t)v << (8 * (7 - (b & 7))); }
 
 static void pack_mapped(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, int mirror, uint64_t *key) {
     memset(key, 0, sizeof(uint64_t) * (size_t)k->kw);

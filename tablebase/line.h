@@ -9,12 +9,12 @@
 
 /* One turn from a position, with its value for the player who plays it. */
 typedef struct pb_tb_turn {
-    int16_t *nodes;   /* owned */
+    int16_t *nodes; /* owned */
     int len;
     pb_end end;
     int loser;
     uint8_t value;
-    long order;       /* generation order (pb_routes_foreach) */
+    long order; /* generation order (pb_routes_foreach) */
 } pb_tb_turn;
 
 /* Every route from p (a position of layer d; next = layer d+1, loaded),

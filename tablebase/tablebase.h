@@ -38,9 +38,9 @@
 
 #include "position.h"
 
-#define PB_TB_KIND "TBAS"        /* the tablebase file */
-#define PB_TB_MAX_KW 66          /* words of the longest key (4096 segments) */
-#define PB_TB_MAX_DIST 127       /* distances fit the value byte */
+#define PB_TB_KIND "TBAS"  /* the tablebase file */
+#define PB_TB_MAX_KW 66    /* words of the longest key (4096 segments) */
+#define PB_TB_MAX_DIST 127 /* distances fit the value byte */
 
 /* Block tags of a tablebase file: the header block, then the entry blocks
  * of each layer in order, tag = PB_TB_TAG_ENTRIES | layer << 8. */
@@ -106,23 +106,23 @@ const char *pb_tb_describe(uint8_t v, char *buf, size_t len);
  * mirror image count once); positions count both. */
 typedef struct pb_tb_layer_counts {
     uint64_t classes, positions;
-    uint64_t classes_by[3], positions_by[3];   /* index pb_tb_value(v) + 1: loss, draw, win */
+    uint64_t classes_by[3], positions_by[3]; /* index pb_tb_value(v) + 1: loss, draw, win */
     uint64_t blocks;
 } pb_tb_layer_counts;
 
 typedef struct pb_tb_header {
-    int d0, dmax;              /* the root's layer, the deepest layer (empty layers not stored) */
+    int d0, dmax; /* the root's layer, the deepest layer (empty layers not stored) */
     int root_to_move;
-    uint64_t root[PB_TB_MAX_KW];   /* the root's own key (not canonical) */
-    pb_tb_layer_counts *layer; /* layer[d - d0], d0 .. dmax */
+    uint64_t root[PB_TB_MAX_KW]; /* the root's own key (not canonical) */
+    pb_tb_layer_counts *layer;   /* layer[d - d0], d0 .. dmax */
 } pb_tb_header;
 
 /* One layer in memory. */
 typedef struct pb_tb_layer {
     int depth, to_move;
     size_t n;
-    uint64_t *keys;   /* n * kw words, sorted */
-    uint8_t *vals;    /* n values, or NULL */
+    uint64_t *keys; /* n * kw words, sorted */
+    uint8_t *vals;  /* n values, or NULL */
 } pb_tb_layer;
 
 void pb_tb_layer_free(pb_tb_layer *L);
@@ -160,8 +160,8 @@ long pb_tb_put_layer(struct pb_cwriter *w, const pb_tb_keyfmt *k, uint32_t tag, 
 /* Reads one entry block (already announced by pb_container_next) and
  * appends its entries to L (vals too when L->vals is wanted: want_vals). */
 struct pb_creader;
-int pb_tb_get_block(struct pb_creader *r, const pb_tb_keyfmt *k, size_t len, pb_tb_layer *L, int want_vals,
-                    char *err, size_t errlen);
+int pb_tb_get_block(struct pb_creader *r, const pb_tb_keyfmt *k, size_t len, pb_tb_layer *L, int want_vals, char *err,
+                    size_t errlen);
 /* The header block's bytes (malloc'd) and their parsing. */
 unsigned char *pb_tb_header_bytes(const pb_tb_header *h, const pb_tb_keyfmt *k, size_t *len);
 int pb_tb_header_parse(const unsigned char *b, size_t len, const pb_tb_keyfmt *k, pb_tb_header *h);
@@ -169,12 +169,12 @@ int pb_tb_header_parse(const unsigned char *b, size_t len, const pb_tb_keyfmt *k
 /* ---- building (tablebase/build.c) ---- */
 
 typedef struct pb_tb_build_opts {
-    int threads;             /* 0: OpenMP default */
-    long long memory;        /* bytes; 0: no budget */
-    int keep;                /* keep the layer files after the build */
-    int level;               /* zstd level of the final file (0: 9) */
-    FILE *progress;          /* progress lines, or NULL */
-    double time_limit;       /* seconds; 0: none.  Looked at between layers: a layer
+    int threads;       /* 0: OpenMP default */
+    long long memory;  /* bytes; 0: no budget */
+    int keep;          /* keep the layer files after the build */
+    int level;         /* zstd level of the final file (0: 9) */
+    FILE *progress;    /* progress lines, or NULL */
+    double time_limit; /* seconds; 0: none.  Looked at between layers: a layer
                                 begun is finished and kept, so a rerun goes on from it */
 } pb_tb_build_opts;
 
@@ -182,21 +182,21 @@ typedef struct pb_tb_build_result {
     int d0, dmax;
     uint64_t classes, positions, widest_classes;
     int widest_layer;
-    long long peak_memory;   /* bytes of the layers and buffers at the worst moment */
+    long long peak_memory; /* bytes of the layers and buffers at the worst moment */
     long long file_bytes;
     double seconds, forward_seconds, backward_seconds;
-    double cpu_seconds;      /* user + system time of the process during the build */
-    int resumed_forward, resumed_backward;   /* layers taken from an earlier run */
+    double cpu_seconds;                    /* user + system time of the process during the build */
+    int resumed_forward, resumed_backward; /* layers taken from an earlier run */
     uint8_t root_value;
     char message[512];
 } pb_tb_build_result;
 
 typedef enum {
     PB_TB_OK = 0,
-    PB_TB_MEMORY,            /* the budget would be exceeded: stopped cleanly, resumable */
-    PB_TB_IO,                /* a file could not be written or read */
-    PB_TB_BAD,               /* the root is a finished game, the rules have no layering, ... */
-    PB_TB_STOPPED            /* the time limit: stopped cleanly between layers, resumable */
+    PB_TB_MEMORY, /* the budget would be exceeded: stopped cleanly, resumable */
+    PB_TB_IO,     /* a file could not be written or read */
+    PB_TB_BAD,    /* the root is a finished game, the rules have no layering, ... */
+    PB_TB_STOPPED /* the time limit: stopped cleanly between layers, resumable */
 } pb_tb_status;
 
 /* Builds the tablebase of root (a position where the game goes on) into
@@ -211,14 +211,14 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
  * each.  est[d] receives the estimate for layer d (0 .. PB_MAX_LATTICE); the
  * return value is the deepest layer reached.  exact_upto receives the last
  * layer counted exactly. */
-int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
-                   double *est, int *exact_upto);
+int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed, double *est,
+                   int *exact_upto);
 
 /* ---- verifying (tablebase/verify.c, written apart from the builder) ---- */
 
 typedef struct pb_tb_verify_result {
-    uint64_t checked;        /* entries checked step by step (all) */
-    uint64_t route_checked;  /* entries checked again route by route (a sample) */
+    uint64_t checked;       /* entries checked step by step (all) */
+    uint64_t route_checked; /* entries checked again route by route (a sample) */
     uint64_t routes, errors;
     char first_error[512];
 } pb_tb_verify_result;

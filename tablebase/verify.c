@@ -32,7 +32,7 @@
 typedef struct vmap {
     int kw;
     size_t cap;
-    uint64_t *keys;   /* cap * kw */
+    uint64_t *keys; /* cap * kw */
     uint8_t *used, *val;
 } vmap;
 
@@ -142,8 +142,8 @@ typedef struct step_ctx {
     int missing;
     uint64_t stamp;
     size_t cap, n;
-    uint64_t *keys;      /* cap * kw */
-    uint64_t *stamps;    /* per slot: the entry it belongs to (0: empty) */
+    uint64_t *keys;   /* cap * kw */
+    uint64_t *stamps; /* per slot: the entry it belongs to (0: empty) */
     uint8_t *val;
     int kw;
 } step_ctx;
@@ -202,7 +202,7 @@ static uint8_t step_best(step_ctx *c, pb_position *p) {
         }
         pb_unstep(f, p, &u);
         if (!have || better(v, best)) best = v, have = 1;
-        if (best == 1) break;   /* a win in 1: nothing can be better */
+        if (best == 1) break; /* a win in 1: nothing can be better */
     }
     return best;
 }
@@ -291,7 +291,8 @@ int pb_tb_verify(pb_tb *tb, int threads, pb_tb_verify_result *res, char *err, si
                 sc.stamp = (uint64_t)i + 1 + ((uint64_t)d << 40);
                 sc.missing = 0, sc.n = 0;
                 uint8_t best = step_best(&sc, &p);
-                if (sc.missing) fail(res, "layer %d: a successor of entry %d is missing from the next layer", d, (int)i);
+                if (sc.missing)
+                    fail(res, "layer %d: a successor of entry %d is missing from the next layer", d, (int)i);
                 else if (best != cur.vals[i]) fail(res, "layer %d: entry %d is not the best of its turns", d, (int)i);
                 /* Route by route, a sample. */
                 if (cur.n <= ROUTE_ALL || i % ROUTE_STRIDE == 0) {

@@ -69,7 +69,7 @@ static void key_of(const pb_field *f, const pb_position *p, uint64_t *k) {
 typedef struct walker {
     const pb_field *f;
     int max_depth, reached;
-    ref_set *sets;      /* per depth */
+    ref_set *sets; /* per depth */
     ref_set all;
     ref_enum_row *rows;
 } walker;
@@ -169,8 +169,7 @@ static int ref_ply(void *c, const pb_field *f, pb_position *after, const pb_rout
     }
     int k;
     row->finished++;
-    if (r->end == PB_END_GOAL)
-        k = r->mover == PB_TOP ? (r->loser == PB_TOP ? 2 : 0) : (r->loser == PB_BOTTOM ? 3 : 1);
+    if (r->end == PB_END_GOAL) k = r->mover == PB_TOP ? (r->loser == PB_TOP ? 2 : 0) : (r->loser == PB_BOTTOM ? 3 : 1);
     else if (r->end == PB_END_DEAD_END) k = r->loser == PB_NOBODY ? 6 : r->loser == PB_TOP ? 4 : 5;
     else k = 7;
     row->outcome[k]++;

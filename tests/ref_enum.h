@@ -7,12 +7,12 @@
 #include "turn.h"
 
 typedef struct ref_enum_row {
-    uint64_t positions;      /* distinct positions after d turns, game going on */
-    uint64_t classes_lr;     /* distinct canonical forms under {id, lr} */
-    uint64_t classes_full;   /* under {id, lr, tb, lr+tb}, tb swapping the player to move */
-    uint64_t sequences;      /* turn sequences of exactly d turns */
-    uint64_t finished;       /* of which the game ends with turn d */
-    uint64_t outcome[8];     /* indexed like pb_enum_outcome */
+    uint64_t positions;    /* distinct positions after d turns, game going on */
+    uint64_t classes_lr;   /* distinct canonical forms under {id, lr} */
+    uint64_t classes_full; /* under {id, lr, tb, lr+tb}, tb swapping the player to move */
+    uint64_t sequences;    /* turn sequences of exactly d turns */
+    uint64_t finished;     /* of which the game ends with turn d */
+    uint64_t outcome[8];   /* indexed like pb_enum_outcome */
 } ref_enum_row;
 
 /* Depth-first from root, every sequence walked separately (no sharing),

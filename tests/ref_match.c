@@ -24,8 +24,8 @@ void pb_ref_triple_set_ball(void *s, int x, int y, int tm);
 int pb_ref_triple_to_move(const void *s);
 
 typedef struct walk {
-    int cx, cy;          /* the centre */
-    int me;              /* value_at: the player whose difference is asked */
+    int cx, cy; /* the centre */
+    int me;     /* value_at: the player whose difference is asked */
     int best_max, best_min, nmax, nmin;
     /* counting */
     int goals[2], maxgoals, depth, maxdepth;

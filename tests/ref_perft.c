@@ -12,10 +12,10 @@
 
 typedef struct ref {
     int rules, G, W, L, S, dead_end_loses;
-    int ymax;            /* nodes have 0 <= y <= ymax */
-    int cx, cy;          /* centre */
-    int seg[64][64][8];  /* seg[x][y][k]: drawn flag for the step in direction k */
-    int bx, by, mover;   /* ball and player to move: 0 bottom, 1 top */
+    int ymax;           /* nodes have 0 <= y <= ymax */
+    int cx, cy;         /* centre */
+    int seg[64][64][8]; /* seg[x][y][k]: drawn flag for the step in direction k */
+    int bx, by, mover;  /* ball and player to move: 0 bottom, 1 top */
 } ref;
 
 static const int DX[8] = {1, 1, 0, -1, -1, -1, 0, 1};

@@ -21,9 +21,9 @@
 
 typedef struct ref_state {
     int G, W, L;
-    int n;                        /* drawn lines */
-    int8_t e[REF_MAX_EDGES][4];   /* x1 y1 x2 y2 */
-    int bx, by, tm;               /* ball, player to move (0 Bottom, 1 Top) */
+    int n;                      /* drawn lines */
+    int8_t e[REF_MAX_EDGES][4]; /* x1 y1 x2 y2 */
+    int bx, by, tm;             /* ball, player to move (0 Bottom, 1 Top) */
 } ref_state;
 
 static const int rdx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
@@ -97,7 +97,7 @@ static void add_edge(ref_state *s, int x1, int y1, int x2, int y2) {
 /* ---- plies ----------------------------------------------------------- */
 
 typedef struct ref_ply {
-    int kick, len, end, loser;    /* end: 0 none, 1 goal, 3 no kick (turn.h codes) */
+    int kick, len, end, loser; /* end: 0 none, 1 goal, 3 no kick (turn.h codes) */
     int xs[REF_MAX_ROUTE], ys[REF_MAX_ROUTE];
 } ref_ply;
 
@@ -113,19 +113,32 @@ static int ref_moves(const ref_state *s, ref_fn fn, void *ctx) {
         int ok = 1, steps = 0, goal = 0;
         for (int k = 0; k < 3 && ok; k++) {
             int x = px[k], y = py[k], x2 = x + rdx[ds[k]], y2 = y + rdy[ds[k]];
-            if (cells_around(s, x2, y2) == 0 || !seg_legal(s, x, y, x2, y2)) { ok = 0; break; }
+            if (cells_around(s, x2, y2) == 0 || !seg_legal(s, x, y, x2, y2)) {
+                ok = 0;
+                break;
+            }
             if (x != x2 && y != y2) {
                 /* The other diagonal of the cell: (x, y2)-(x2, y). */
-                if (drawn(s, x, y2, x2, y)) { ok = 0; break; }
+                if (drawn(s, x, y2, x2, y)) {
+                    ok = 0;
+                    break;
+                }
                 for (int j = 0; j < k; j++)
                     if ((px[j] == x && py[j] == y2 && px[j + 1] == x2 && py[j + 1] == y) ||
-                        (px[j] == x2 && py[j] == y && px[j + 1] == x && py[j + 1] == y2)) ok = 0;
+                        (px[j] == x2 && py[j] == y && px[j + 1] == x && py[j + 1] == y2))
+                        ok = 0;
                 if (!ok) break;
             }
             px[k + 1] = x2, py[k + 1] = y2;
             steps = k + 1;
-            if (is_goal(s, x2, y2)) { goal = 1; break; }
-            if (is_boundary(s, x2, y2) || touched(s, x2, y2)) { ok = 0; break; }
+            if (is_goal(s, x2, y2)) {
+                goal = 1;
+                break;
+            }
+            if (is_boundary(s, x2, y2) || touched(s, x2, y2)) {
+                ok = 0;
+                break;
+            }
             for (int j = 0; j <= k; j++)
                 if (px[j] == x2 && py[j] == y2) ok = 0;
         }
@@ -227,9 +240,7 @@ static int ref_plies(const ref_state *s, ref_fn fn, void *ctx) {
 
 /* ---- strings --------------------------------------------------------- */
 
-static void node_text(char *buf, size_t len, int x, int y) {
-    snprintf(buf, len, "%c%d", 'a' + x, (y + 1) % 100);
-}
+static void node_text(char *buf, size_t len, int x, int y) { snprintf(buf, len, "%c%d", 'a' + x, (y + 1) % 100); }
 
 /* "route end=E loser=L tm=T n=N" where tm and n describe the position after. */
 static char *ply_text(const ref_ply *r, const ref_state *after) {
@@ -291,7 +302,7 @@ int pb_ref_triple_plies(int G, int W, int L, const int (*segs)[4], int nsegs, in
 typedef struct perft_ctx {
     int depth, maxdepth;
     uint64_t *seq, *fin;
-    text_list *live;   /* per depth: serialised live positions */
+    text_list *live; /* per depth: serialised live positions */
 } perft_ctx;
 
 /* A position as text: sorted lines, ball, player to move. */
@@ -304,7 +315,7 @@ static char *state_text(const ref_state *s) {
         keys[k] = a < b ? a * 4096 + b : b * 4096 + a;
         idx[k] = k;
     }
-    for (int i = 1; i < s->n; i++)   /* insertion sort: naive is fine here */
+    for (int i = 1; i < s->n; i++) /* insertion sort: naive is fine here */
         for (int j = i; j > 0 && keys[idx[j - 1]] > keys[idx[j]]; j--) {
             int t = idx[j];
             idx[j] = idx[j - 1];

@@ -195,48 +195,45 @@ static void test_text_start_222(void **state) {
     pb_game g;
     pb_game_init(&g, f, PB_TOP);
     char *t = pb_diagram_text(&g, NULL);
-    assert_string_equal(t,
-                        " 5  G===G===G\n"
-                        "    #       #\n"
-                        " 4  #   .   #\n"
-                        "    #       #\n"
-                        " 3  #   *   #\n"
-                        "    #       #\n"
-                        " 2  #   .   #\n"
-                        "    #       #\n"
-                        " 1  G===G===G\n"
-                        "    a   b   c\n");
+    assert_string_equal(t, " 5  G===G===G\n"
+                           "    #       #\n"
+                           " 4  #   .   #\n"
+                           "    #       #\n"
+                           " 3  #   *   #\n"
+                           "    #       #\n"
+                           " 2  #   .   #\n"
+                           "    #       #\n"
+                           " 1  G===G===G\n"
+                           "    a   b   c\n");
     free(t);
     pb_diagram_opts o = {0};
     o.unicode = 1;
     t = pb_diagram_text(&g, &o);
-    assert_string_equal(t,
-                        " 5  \u25aa\u2550\u2550\u2550\u25aa\u2550\u2550\u2550\u25aa\n"
-                        "    \u2503       \u2503\n"
-                        " 4  \u2503   \u00b7   \u2503\n"
-                        "    \u2503       \u2503\n"
-                        " 3  \u2503   \u25cf   \u2503\n"
-                        "    \u2503       \u2503\n"
-                        " 2  \u2503   \u00b7   \u2503\n"
-                        "    \u2503       \u2503\n"
-                        " 1  \u25aa\u2550\u2550\u2550\u25aa\u2550\u2550\u2550\u25aa\n"
-                        "    a   b   c\n");
+    assert_string_equal(t, " 5  \u25aa\u2550\u2550\u2550\u25aa\u2550\u2550\u2550\u25aa\n"
+                           "    \u2503       \u2503\n"
+                           " 4  \u2503   \u00b7   \u2503\n"
+                           "    \u2503       \u2503\n"
+                           " 3  \u2503   \u25cf   \u2503\n"
+                           "    \u2503       \u2503\n"
+                           " 2  \u2503   \u00b7   \u2503\n"
+                           "    \u2503       \u2503\n"
+                           " 1  \u25aa\u2550\u2550\u2550\u25aa\u2550\u2550\u2550\u25aa\n"
+                           "    a   b   c\n");
     free(t);
     /* With odd nodes: every boundary node of a box field is odd. */
     o.unicode = 0;
     o.odd = 1;
     t = pb_diagram_text(&g, &o);
-    assert_string_equal(t,
-                        " 5  o===o===o\n"
-                        "    #       #\n"
-                        " 4  o   .   o\n"
-                        "    #       #\n"
-                        " 3  o   *   o\n"
-                        "    #       #\n"
-                        " 2  o   .   o\n"
-                        "    #       #\n"
-                        " 1  o===o===o\n"
-                        "    a   b   c\n");
+    assert_string_equal(t, " 5  o===o===o\n"
+                           "    #       #\n"
+                           " 4  o   .   o\n"
+                           "    #       #\n"
+                           " 3  o   *   o\n"
+                           "    #       #\n"
+                           " 2  o   .   o\n"
+                           "    #       #\n"
+                           " 1  o===o===o\n"
+                           "    a   b   c\n");
     free(t);
     pb_game_free(&g);
     pb_field_free(f);
@@ -250,33 +247,31 @@ static void test_text_after_routes_222(void **state) {
      * the centre and the border at a4 and stops on b4. */
     parse_game(f, "b3-c3-b2 b2-b3-a4-b4", &g);
     char *t = pb_diagram_text(&g, NULL);
-    assert_string_equal(t,
-                        " 5  G===G===G\n"
-                        "    #       #\n"
-                        " 4  #---*   #\n"
-                        "    # \\     #\n"
-                        " 3  #   +---#\n"
-                        "    #   | / #\n"
-                        " 2  #   +   #\n"
-                        "    #       #\n"
-                        " 1  G===G===G\n"
-                        "    a   b   c\n");
+    assert_string_equal(t, " 5  G===G===G\n"
+                           "    #       #\n"
+                           " 4  #---*   #\n"
+                           "    # \\     #\n"
+                           " 3  #   +---#\n"
+                           "    #   | / #\n"
+                           " 2  #   +   #\n"
+                           "    #       #\n"
+                           " 1  G===G===G\n"
+                           "    a   b   c\n");
     free(t);
     /* Colour: Top's lines blue, Bottom's red, the rest plain. */
     pb_diagram_opts o = {0};
     o.color = 1;
     t = pb_diagram_text(&g, &o);
-    assert_string_equal(t,
-                        " 5  G===G===G\n"
-                        "    #       #\n"
-                        " 4  #\033[31m---\033[0m*   #\n"
-                        "    # \033[31m\\\033[0m     #\n"
-                        " 3  #   +\033[34m---\033[0m#\n"
-                        "    #   \033[31m|\033[0m \033[34m/\033[0m #\n"
-                        " 2  #   +   #\n"
-                        "    #       #\n"
-                        " 1  G===G===G\n"
-                        "    a   b   c\n");
+    assert_string_equal(t, " 5  G===G===G\n"
+                           "    #       #\n"
+                           " 4  #\033[31m---\033[0m*   #\n"
+                           "    # \033[31m\\\033[0m     #\n"
+                           " 3  #   +\033[34m---\033[0m#\n"
+                           "    #   \033[31m|\033[0m \033[34m/\033[0m #\n"
+                           " 2  #   +   #\n"
+                           "    #       #\n"
+                           " 1  G===G===G\n"
+                           "    a   b   c\n");
     /* The text has no continuation style: highlight_from changes nothing. */
     char *t2;
     o.highlight_from = 0;
@@ -423,8 +418,7 @@ static void expected_result(const pb_game *g, char *buf, size_t len) {
         snprintf(buf, len, ">draw after %d turn%s (dead end)<", n, n == 1 ? "" : "s");
     } else {
         /* Book: the player stuck in a dead end (the last mover) loses. */
-        snprintf(buf, len, ">%s wins in %d turn%s (dead end)<", name[g->turns[n - 1].mover ^ 1], n,
-                 n == 1 ? "" : "s");
+        snprintf(buf, len, ">%s wins in %d turn%s (dead end)<", name[g->turns[n - 1].mover ^ 1], n, n == 1 ? "" : "s");
     }
 }
 
@@ -542,7 +536,7 @@ static void test_svg_kick_dashed(void **state) {
     static const char *move[] = {"d6", "d7", "e8", "e7"};
     static const char *kick[] = {"e7", "e6", "e5", "e4", "e3", "e2"};
     add_turn(&g, move, 4, 0, PB_TOP);
-    add_turn(&g, kick, 6, 1, PB_BOTTOM);   /* six steps: e7 .. e2 */
+    add_turn(&g, kick, 6, 1, PB_BOTTOM); /* six steps: e7 .. e2 */
     pb_diagram_opts o = {0};
     o.highlight_from = -1;
     char *svg = pb_diagram_svg(&g, &o);
@@ -621,11 +615,16 @@ static void test_svg_goals(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text_start_222),       cmocka_unit_test(test_text_after_routes_222),
-        cmocka_unit_test(test_text_crossing_x),      cmocka_unit_test(test_text_odd_count),
-        cmocka_unit_test(test_text_counts_random_games), cmocka_unit_test(test_svg_start_elements),
-        cmocka_unit_test(test_svg_lines_random_games), cmocka_unit_test(test_svg_continuation),
-        cmocka_unit_test(test_svg_kick_dashed),      cmocka_unit_test(test_svg_kick_reflects_back),
+        cmocka_unit_test(test_text_start_222),
+        cmocka_unit_test(test_text_after_routes_222),
+        cmocka_unit_test(test_text_crossing_x),
+        cmocka_unit_test(test_text_odd_count),
+        cmocka_unit_test(test_text_counts_random_games),
+        cmocka_unit_test(test_svg_start_elements),
+        cmocka_unit_test(test_svg_lines_random_games),
+        cmocka_unit_test(test_svg_continuation),
+        cmocka_unit_test(test_svg_kick_dashed),
+        cmocka_unit_test(test_svg_kick_reflects_back),
         cmocka_unit_test(test_svg_goals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,7 +111,7 @@ static void test_book_every_position(void **state) {
         pb_position root;
         pb_position_start(f, &root, PB_TOP);
         long n = check_tablebase(f, &root, 0, 3, 64 << 10); /* every third entry */
-        assert_true(n > 7000); /* the tablebases hold 23181 and 30220 classes */
+        assert_true(n > 7000);                              /* the tablebases hold 23181 and 30220 classes */
         pb_field_free(f);
     }
 }
@@ -212,12 +212,9 @@ static void test_time_limit(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_book_start_known),
-        cmocka_unit_test(test_book_every_position),
-        cmocka_unit_test(test_hockey_start_and_random),
-        cmocka_unit_test(test_table_size_does_not_matter),
-        cmocka_unit_test(test_triple_values),
-        cmocka_unit_test(test_time_limit),
+        cmocka_unit_test(test_book_start_known),        cmocka_unit_test(test_book_every_position),
+        cmocka_unit_test(test_hockey_start_and_random), cmocka_unit_test(test_table_size_does_not_matter),
+        cmocka_unit_test(test_triple_values),           cmocka_unit_test(test_time_limit),
     };
     if (getenv("PB_TEST_FILTER")) cmocka_set_test_filter(getenv("PB_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,23 +21,18 @@ typedef struct field_case {
     pb_rules rules;
     int g, w, l, s;
     pb_dead_end dead;
-    int depth;        /* -1: every game to its end */
-    int ref_depth;    /* depth for the naive reference (it walks every sequence) */
+    int depth;     /* -1: every game to its end */
+    int ref_depth; /* depth for the naive reference (it walks every sequence) */
 } field_case;
 
 /* Small fields of book, hockey (both dead-end options, S = 0 and 1) and
  * triple; the whole-game ones end within a few turns. */
 static const field_case cases[] = {
-    {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, -1, 3},
-    {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW, 4, 3},
-    {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4, 4},
-    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW, -1, 3},
-    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_LOSS, -1, 3},
-    {PB_RULES_HOCKEY, 2, 2, 6, 1, PB_DEAD_END_DRAW, -1, 3},
-    {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_LOSS, 3, 3},
-    {PB_RULES_HOCKEY, 2, 4, 6, 1, PB_DEAD_END_DRAW, 2, 2},
-    {PB_RULES_TRIPLE, 2, 4, 4, 0, PB_DEAD_END_DRAW, -1, 5},
-    {PB_RULES_TRIPLE, 2, 4, 6, 0, PB_DEAD_END_DRAW, 4, 4},
+    {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, -1, 3},   {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW, 4, 3},
+    {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4, 4},    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW, -1, 3},
+    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_LOSS, -1, 3}, {PB_RULES_HOCKEY, 2, 2, 6, 1, PB_DEAD_END_DRAW, -1, 3},
+    {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_LOSS, 3, 3},  {PB_RULES_HOCKEY, 2, 4, 6, 1, PB_DEAD_END_DRAW, 2, 2},
+    {PB_RULES_TRIPLE, 2, 4, 4, 0, PB_DEAD_END_DRAW, -1, 5}, {PB_RULES_TRIPLE, 2, 4, 6, 0, PB_DEAD_END_DRAW, 4, 4},
 };
 #define NCASES (int)(sizeof cases / sizeof cases[0])
 
@@ -221,8 +216,8 @@ static int tally_position(void *ctx, int thread, const pb_field *f, const pb_pos
     return 0;
 }
 
-static int tally_finish(void *ctx, int thread, const pb_field *f, const pb_position *before,
-                        const pb_position *after, const pb_route *r, pb_enum_outcome k, int depth, mpz_srcptr m) {
+static int tally_finish(void *ctx, int thread, const pb_field *f, const pb_position *before, const pb_position *after,
+                        const pb_route *r, pb_enum_outcome k, int depth, mpz_srcptr m) {
     (void)thread, (void)f, (void)before, (void)after;
     tally *t = ctx;
     if (r->end != PB_END_NONE && pb_enum_classify(r) != k) return 1;
@@ -333,9 +328,7 @@ static int no_finish(void *ctx, int thread, const pb_field *f, const pb_position
  * routes). */
 /* The depth of a case for the checks that run it several times: 3 at most
  * (every rule set has finished games by then), to keep them short. */
-static int short_depth(const field_case *c) {
-    return c->depth < 0 || c->depth > 3 ? 3 : c->depth;
-}
+static int short_depth(const field_case *c) { return c->depth < 0 || c->depth > 3 ? 3 : c->depth; }
 
 static void test_outcomes_equal_routes(void **state) {
     (void)state;
@@ -370,8 +363,8 @@ static void test_outcomes_equal_routes(void **state) {
 static void test_mirror_swaps_players(void **state) {
     (void)state;
     static const pb_enum_outcome swap[PB_OUT_COUNT] = {
-        PB_OUT_GOAL_BOTTOM,     PB_OUT_GOAL_TOP,        PB_OUT_OWN_GOAL_BOTTOM, PB_OUT_OWN_GOAL_TOP,
-        PB_OUT_DEAD_END_BOTTOM, PB_OUT_DEAD_END_TOP,    PB_OUT_DEAD_END_DRAW,   PB_OUT_KICK_DRAW,
+        PB_OUT_GOAL_BOTTOM,     PB_OUT_GOAL_TOP,     PB_OUT_OWN_GOAL_BOTTOM, PB_OUT_OWN_GOAL_TOP,
+        PB_OUT_DEAD_END_BOTTOM, PB_OUT_DEAD_END_TOP, PB_OUT_DEAD_END_DRAW,   PB_OUT_KICK_DRAW,
     };
     int asymmetric = 0;
     for (int c = 0; c < NCASES; c++) {
@@ -396,7 +389,7 @@ static void test_mirror_swaps_players(void **state) {
         pb_enum_result_free(&b);
         pb_field_free(f);
     }
-    assert_true(asymmetric);   /* the check compares something */
+    assert_true(asymmetric); /* the check compares something */
 }
 
 static void temp_path(char *buf, size_t len, const char *name) {
@@ -418,7 +411,7 @@ static void test_checkpoint_resume(void **state) {
     o.checkpoint = path;
     o.max_depth = 2;
     o.threads = 2;
-    o.small_max = 3;   /* the checkpoint also holds spilled counts */
+    o.small_max = 3; /* the checkpoint also holds spilled counts */
     pb_enum_result part, whole, resumed;
     assert_int_equal(pb_enumerate(f, &root, &o, &part), PB_ENUM_OK);
     assert_false(part.complete);
@@ -556,11 +549,11 @@ static void test_visitor_stop(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_matches),     cmocka_unit_test(test_ref_matches),
-        cmocka_unit_test(test_record_root),       cmocka_unit_test(test_consistency),
-        cmocka_unit_test(test_threads_and_spill), cmocka_unit_test(test_checkpoint_resume),
-        cmocka_unit_test(test_bad_checkpoint),    cmocka_unit_test(test_memory_budget),
-        cmocka_unit_test(test_visitor_stop),      cmocka_unit_test(test_outcomes_equal_routes),
+        cmocka_unit_test(test_perft_matches),        cmocka_unit_test(test_ref_matches),
+        cmocka_unit_test(test_record_root),          cmocka_unit_test(test_consistency),
+        cmocka_unit_test(test_threads_and_spill),    cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_bad_checkpoint),       cmocka_unit_test(test_memory_budget),
+        cmocka_unit_test(test_visitor_stop),         cmocka_unit_test(test_outcomes_equal_routes),
         cmocka_unit_test(test_mirror_swaps_players),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

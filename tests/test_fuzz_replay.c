@@ -110,8 +110,8 @@ static uint64_t next(uint64_t *s) {
 
 static void test_seeded_mutations(void **state) {
     (void)state;
-    static const char *const tokens[] = {"-", "d6", "e7", "!", "?", "X", "Х", "(В;Н)", "{", "}", "1.", "*",
-                                         "ку²", "ЧВ(Н)", " ", "\n", "b2", "\xd0", "99", "-b3"};
+    static const char *const tokens[] = {"-",  "d6", "e7",  "!",     "?", "X",  "Х",  "(В;Н)", "{",  "}",
+                                         "1.", "*",  "ку²", "ЧВ(Н)", " ", "\n", "b2", "\xd0",  "99", "-b3"};
     const int ntokens = (int)(sizeof tokens / sizeof tokens[0]);
     corpus c;
     corpus_load(&c);
@@ -125,28 +125,26 @@ static void test_seeded_mutations(void **state) {
         for (int m = 1 + (int)(next(&s) % 4); m > 0; m--) {
             size_t at = n ? (size_t)(next(&s) % n) : 0;
             switch (next(&s) % 4) {
-            case 0: /* flip a byte */
-                if (n) buf[at] ^= (uint8_t)(1u << (next(&s) % 8));
-                break;
-            case 1: { /* insert a token */
-                const char *t = tokens[next(&s) % (uint64_t)ntokens];
-                size_t tl = strlen(t);
-                if (n + tl < cap) {
-                    memmove(buf + at + tl, buf + at, n - at);
-                    memcpy(buf + at, t, tl);
-                    n += tl;
+                case 0: /* flip a byte */
+                    if (n) buf[at] ^= (uint8_t)(1u << (next(&s) % 8));
+                    break;
+                case 1: { /* insert a token */
+                    const char *t = tokens[next(&s) % (uint64_t)ntokens];
+                    size_t tl = strlen(t);
+                    if (n + tl < cap) {
+                        memmove(buf + at + tl, buf + at, n - at);
+                        memcpy(buf + at, t, tl);
+                        n += tl;
+                    }
+                    break;
                 }
-                break;
-            }
-            case 2: { /* delete a run */
-                size_t len = n - at < 8 ? n - at : 1 + (size_t)(next(&s) % 8);
-                memmove(buf + at, buf + at + len, n - at - len);
-                n -= len;
-                break;
-            }
-            default: /* cut the end */
-                n = at;
-                break;
+                case 2: { /* delete a run */
+                    size_t len = n - at < 8 ? n - at : 1 + (size_t)(next(&s) % 8);
+                    memmove(buf + at, buf + at + len, n - at - len);
+                    n -= len;
+                    break;
+                }
+                default: /* cut the end */ n = at; break;
             }
         }
         LLVMFuzzerTestOneInput(buf, n);

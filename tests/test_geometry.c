@@ -54,8 +54,7 @@ static void test_book_formula_grid(void **state) {
                 /* On a box field exactly the boundary nodes are odd. */
                 assert_int_equal(f->nodd, f->nnodes - f->ninner);
                 for (int i = 0; i < f->nlattice; i++)
-                    if (pb_is_node(f, i))
-                        assert_int_equal(!!(f->flags[i] & PB_ODD), !!(f->flags[i] & PB_BOUNDARY));
+                    if (pb_is_node(f, i)) assert_int_equal(!!(f->flags[i] & PB_ODD), !!(f->flags[i] & PB_BOUNDARY));
                 pb_field_free(f);
             }
 }
@@ -73,7 +72,7 @@ static void test_names(void **state) {
     assert_true(f->flags[ts_node(f, "e10")] & PB_POST);
     assert_false(f->flags[ts_node(f, "d2")] & PB_BOUNDARY);
     int used;
-    assert_int_equal(pb_node_parse(f, "a1", &used), -1);  /* not a node: outside the goal */
+    assert_int_equal(pb_node_parse(f, "a1", &used), -1); /* not a node: outside the goal */
     assert_int_equal(pb_node_parse(f, "h5", &used), -1);
     assert_int_equal(pb_node_parse(f, "d12", &used), -1);
     assert_int_equal(pb_node_parse(f, "g11", &used), -1);
@@ -143,9 +142,9 @@ static void test_bad_fields(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_known_figures),   cmocka_unit_test(test_segments_by_definition),
+        cmocka_unit_test(test_known_figures),     cmocka_unit_test(test_segments_by_definition),
         cmocka_unit_test(test_book_formula_grid), cmocka_unit_test(test_names),
-        cmocka_unit_test(test_mirrors),         cmocka_unit_test(test_bad_fields),
+        cmocka_unit_test(test_mirrors),           cmocka_unit_test(test_bad_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

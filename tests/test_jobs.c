@@ -28,9 +28,9 @@ typedef struct sim {
     const pb_field *f;
     pb_solver *s[MAXW];
     size_t cursor[MAXW];
-    long job[MAXW];          /* in flight, or -1 */
+    long job[MAXW]; /* in flight, or -1 */
     pb_position pos[MAXW];
-    int maxflight;           /* most jobs out at once */
+    int maxflight; /* most jobs out at once */
     uint64_t sent;
 } sim;
 
@@ -183,7 +183,8 @@ static int randoms(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, i
 
 static void test_random(void **state) {
     (void)state;
-    assert_int_equal(randoms(PB_RULES_BOOK, 2, 4, 4, 0, 0, 4, 30, 5) | randoms(PB_RULES_BOOK, 2, 4, 6, 0, 0, 4, 40, 6), 5);
+    assert_int_equal(randoms(PB_RULES_BOOK, 2, 4, 4, 0, 0, 4, 30, 5) | randoms(PB_RULES_BOOK, 2, 4, 6, 0, 0, 4, 40, 6),
+                     5);
     int seen = randoms(PB_RULES_HOCKEY, 2, 4, 4, 1, PB_DEAD_END_DRAW, 4, 12, 7);
     seen |= randoms(PB_RULES_HOCKEY, 2, 4, 6, 0, PB_DEAD_END_DRAW, 4, 24, 8);
     assert_true(seen & 2);

@@ -21,8 +21,8 @@ static pb_field *triple(int g, int w, int l) { return ts_field(PB_RULES_TRIPLE, 
 static int ref_value(const pb_field *f, const pb_position *p) {
     static int segs[PB_MAX_SEGMENTS][4];
     int n = ts_ref_segments(f, p, segs);
-    return pb_ref_match_value(f->spec.goal, f->spec.width, f->spec.length, (const int(*)[4])segs, n,
-                              pb_x(f, p->ball), pb_y(f, p->ball), p->to_move);
+    return pb_ref_match_value(f->spec.goal, f->spec.width, f->spec.length, (const int(*)[4])segs, n, pb_x(f, p->ball),
+                              pb_y(f, p->ball), p->to_move);
 }
 
 static pb_match_result solve(const pb_field *f, const pb_position *p, int threads, size_t hash) {
@@ -51,8 +51,8 @@ static void check_position(const pb_field *f, const pb_position *p, int turns_to
         pb_route info;
         int over;
         char err[256];
-        assert_int_equal(pb_match_play(f, &q, a.turns[i].nodes, a.turns[i].len, a.turns[i].kick, &info, &over, err,
-                                       sizeof err), 0);
+        assert_int_equal(
+            pb_match_play(f, &q, a.turns[i].nodes, a.turns[i].len, a.turns[i].kick, &info, &over, err, sizeof err), 0);
         int g = info.end == PB_END_GOAL ? (info.loser == p->to_move ? -1 : 1) : 0;
         int rest = over ? 0 : ref_value(f, &q);
         assert_int_equal(a.turns[i].diff, g + (q.to_move == p->to_move ? rest : -rest));

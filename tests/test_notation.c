@@ -70,8 +70,8 @@ static int pick_route(void *ctx, const pb_field *f, pb_position *after, const pb
 }
 
 /* The annotations as the parser stores them. */
-static const char *const annots[] = {"!!", "!", "?", "??", "!?", "?!", "act", "pas", "ку²", "mpk", "БП",
-                                     "ЧВ(В)", "ЧВ(Н)"};
+static const char *const annots[] = {"!!",  "!",   "?",   "??", "!?",    "?!",   "act",
+                                     "pas", "ку²", "mpk", "БП", "ЧВ(В)", "ЧВ(Н)"};
 #define NANNOTS (int)(sizeof annots / sizeof annots[0])
 
 /* Plays a random legal game (at most max_turns turns) into g, annotating
@@ -144,11 +144,11 @@ static char *noisy_record(const pb_game *g, rng *r) {
         static const char *const seps[] = {" ", "\n", "\t", ", ", "  "};
         PUT("%s", seps[rng_below(r, 5)]);
         switch (rng_below(r, 5)) {
-        case 0: PUT("%d. ", i + 1); break;
-        case 1: PUT("%d.", i + 1); break;
-        case 2: PUT("%d) ", i + 1); break;
-        case 3: PUT("%d... ", (i + 2) / 2); break;
-        default: break;
+            case 0: PUT("%d. ", i + 1); break;
+            case 1: PUT("%d.", i + 1); break;
+            case 2: PUT("%d) ", i + 1); break;
+            case 3: PUT("%d... ", (i + 2) / 2); break;
+            default: break;
         }
         if (t->kick) PUT("*");
         for (int k = 0; k < t->len; k++)
@@ -161,8 +161,7 @@ static char *noisy_record(const pb_game *g, rng *r) {
             /* Only the first mark may stick to the route: "!!" "!" written
              * together would read as "!!!". */
             int mark = w[0] == '!' || w[0] == '?';
-            PUT("%s%s", first && mark && rng_below(r, 2) ? "" : " ",
-                !strcmp(w, "ку²") && rng_below(r, 2) ? "ку2" : w);
+            PUT("%s%s", first && mark && rng_below(r, 2) ? "" : " ", !strcmp(w, "ку²") && rng_below(r, 2) ? "ку2" : w);
         }
         if (rng_below(r, 8) == 0) PUT(" {note}");
     }
@@ -207,8 +206,9 @@ static int round_trips(const pb_field *f, uint64_t seed, int games, int max_turn
 
 static void test_round_trip_book(void **state) {
     (void)state;
-    struct { int g, w, l, games; } fields[] = {{2, 6, 8, 300}, {2, 2, 2, 100}, {2, 8, 10, 60}, {4, 8, 6, 60},
-                                               {2, 4, 4, 100}};
+    struct {
+        int g, w, l, games;
+    } fields[] = {{2, 6, 8, 300}, {2, 2, 2, 100}, {2, 8, 10, 60}, {4, 8, 6, 60}, {2, 4, 4, 100}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         pb_field *f = book(fields[i].g, fields[i].w, fields[i].l);
         int finished = round_trips(f, 1000 + i, fields[i].games, 400);
@@ -220,10 +220,13 @@ static void test_round_trip_book(void **state) {
 
 static void test_round_trip_hockey(void **state) {
     (void)state;
-    struct { int g, w, l, s; pb_dead_end de; } fields[] = {{2, 8, 10, 1, PB_DEAD_END_DRAW},
-                                                           {2, 8, 10, 0, PB_DEAD_END_LOSS},
-                                                           {2, 4, 6, 1, PB_DEAD_END_LOSS},
-                                                           {4, 6, 6, 2, PB_DEAD_END_DRAW}};
+    struct {
+        int g, w, l, s;
+        pb_dead_end de;
+    } fields[] = {{2, 8, 10, 1, PB_DEAD_END_DRAW},
+                  {2, 8, 10, 0, PB_DEAD_END_LOSS},
+                  {2, 4, 6, 1, PB_DEAD_END_LOSS},
+                  {4, 6, 6, 2, PB_DEAD_END_DRAW}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         pb_field *f = field(PB_RULES_HOCKEY, fields[i].g, fields[i].w, fields[i].l, fields[i].s, fields[i].de);
         int finished = round_trips(f, 2000 + i, 80, 400);
@@ -341,10 +344,12 @@ static void test_parse_bounce(void **state) {
 static void test_parse_header(void **state) {
     (void)state;
     pb_field *f = book(2, 6, 8);
-    struct { const char *text; int first; } cases[] = {
-        {"(В;Н) d6-e7", PB_TOP},  {"(Н;В) d6-e7", PB_BOTTOM}, {"(T;B) d6-e7", PB_TOP},
-        {"(B;T) d6-e7", PB_BOTTOM}, {"(B;H) d6-e7", PB_TOP},  {"(H;B) d6-e7", PB_BOTTOM},
-        {"( Н ; В ) d6-e7", PB_BOTTOM}, {"d6-e7", PB_TOP},
+    struct {
+        const char *text;
+        int first;
+    } cases[] = {
+        {"(В;Н) d6-e7", PB_TOP}, {"(Н;В) d6-e7", PB_BOTTOM}, {"(T;B) d6-e7", PB_TOP},        {"(B;T) d6-e7", PB_BOTTOM},
+        {"(B;H) d6-e7", PB_TOP}, {"(H;B) d6-e7", PB_BOTTOM}, {"( Н ; В ) d6-e7", PB_BOTTOM}, {"d6-e7", PB_TOP},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pb_game g;
@@ -499,7 +504,7 @@ static void test_parse_triple_kick(void **state) {
 
 typedef struct bad_case {
     const char *text, *message;
-    int exact;  /* 0: message is the start and the reason a part of it */
+    int exact; /* 0: message is the start and the reason a part of it */
     const char *reason;
 } bad_case;
 
@@ -597,22 +602,14 @@ static void test_malformed_quote(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_two_turns),
-        cmocka_unit_test(test_parse_bounce),
-        cmocka_unit_test(test_parse_header),
-        cmocka_unit_test(test_parse_annotations),
-        cmocka_unit_test(test_parse_layout),
-        cmocka_unit_test(test_parse_endings),
-        cmocka_unit_test(test_parse_hockey),
-        cmocka_unit_test(test_parse_triple_kick),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_malformed_long_route),
-        cmocka_unit_test(test_malformed_quote),
-        cmocka_unit_test(test_round_trip_book),
-        cmocka_unit_test(test_round_trip_hockey),
-        cmocka_unit_test(test_round_trip_unfinished),
-        cmocka_unit_test(test_round_trip_triple),
-        cmocka_unit_test(test_random_games_reach_every_ending),
+        cmocka_unit_test(test_parse_two_turns),   cmocka_unit_test(test_parse_bounce),
+        cmocka_unit_test(test_parse_header),      cmocka_unit_test(test_parse_annotations),
+        cmocka_unit_test(test_parse_layout),      cmocka_unit_test(test_parse_endings),
+        cmocka_unit_test(test_parse_hockey),      cmocka_unit_test(test_parse_triple_kick),
+        cmocka_unit_test(test_malformed),         cmocka_unit_test(test_malformed_long_route),
+        cmocka_unit_test(test_malformed_quote),   cmocka_unit_test(test_round_trip_book),
+        cmocka_unit_test(test_round_trip_hockey), cmocka_unit_test(test_round_trip_unfinished),
+        cmocka_unit_test(test_round_trip_triple), cmocka_unit_test(test_random_games_reach_every_ending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

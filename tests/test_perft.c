@@ -59,16 +59,11 @@ static void test_first_turns(void **state) {
 static void test_against_naive(void **state) {
     (void)state;
     static const perft_case cases[] = {
-        {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, 4},
-        {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4},
-        {PB_RULES_BOOK, 2, 2, 6, 0, PB_DEAD_END_DRAW, 3},
-        {PB_RULES_BOOK, 4, 4, 2, 0, PB_DEAD_END_DRAW, 3},
-        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW, 4},
-        {PB_RULES_HOCKEY, 2, 4, 4, 1, PB_DEAD_END_DRAW, 1},
-        {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_DRAW, 3},
-        {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_LOSS, 3},
-        {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4},
-        {PB_RULES_HOCKEY, 2, 6, 6, 2, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, 4},    {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4},
+        {PB_RULES_BOOK, 2, 2, 6, 0, PB_DEAD_END_DRAW, 3},    {PB_RULES_BOOK, 4, 4, 2, 0, PB_DEAD_END_DRAW, 3},
+        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW, 4},    {PB_RULES_HOCKEY, 2, 4, 4, 1, PB_DEAD_END_DRAW, 1},
+        {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_DRAW, 3},  {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_LOSS, 3},
+        {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_DRAW, 4},  {PB_RULES_HOCKEY, 2, 6, 6, 2, PB_DEAD_END_DRAW, 3},
         {PB_RULES_HOCKEY, 2, 8, 10, 1, PB_DEAD_END_DRAW, 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) cross_check(&cases[i]);
@@ -109,7 +104,7 @@ static void test_mirror_invariance(void **state) {
  * breadth-first finished counts, from the start and from a record. */
 static void test_triple_count(void **state) {
     (void)state;
-    static const int fields[][4] = {{2, 4, 4, 4}, {2, 4, 6, 3}, {2, 6, 8, 2}};   /* G, W, L, depth */
+    static const int fields[][4] = {{2, 4, 4, 4}, {2, 4, 6, 3}, {2, 6, 8, 2}}; /* G, W, L, depth */
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
         pb_field *f = ts_field(PB_RULES_TRIPLE, fields[k][0], fields[k][1], fields[k][2], 0, PB_DEAD_END_DRAW);
         pb_position p;
@@ -145,7 +140,7 @@ static int prefix_route(void *c, const pb_field *f, pb_position *after, const pb
     assert_true(r->len <= 256);
     int k = 0;
     while (k < r->len && k < x->prevlen && r->nodes[k] == x->prev[k]) k++;
-    assert_true(k >= 1);   /* every route starts at the ball */
+    assert_true(k >= 1); /* every route starts at the ball */
     x->steps += (uint64_t)(r->len - k);
     memcpy(x->prev, r->nodes, sizeof(int16_t) * (size_t)r->len);
     x->prevlen = r->len;

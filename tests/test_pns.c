@@ -52,10 +52,12 @@ static int ab_value(const pb_field *f, const pb_position *p) {
  * the keys or not, the quick "can the mover score?" check or not) equals
  * want. */
 static void check_pn(const pb_field *f, const pb_position *p, int want, const char *what) {
-    static const struct { size_t table; int sum, eps, full_keys, no_tactics; } variants[] = {
-        {1 << 10, 0, 0, 0, 0},        {(size_t)16 << 20, 0, 0, 0, 0}, {1 << 14, 1, 0, 0, 0},
-        {(size_t)16 << 20, 1, -1, 0, 0}, {1 << 12, 0, -1, 0, 0},     {(size_t)16 << 20, 0, 0, 1, 0},
-        {(size_t)16 << 20, 0, 0, 0, 1}, {1 << 12, 0, 0, 1, 1}};
+    static const struct {
+        size_t table;
+        int sum, eps, full_keys, no_tactics;
+    } variants[] = {{1 << 10, 0, 0, 0, 0},           {(size_t)16 << 20, 0, 0, 0, 0}, {1 << 14, 1, 0, 0, 0},
+                    {(size_t)16 << 20, 1, -1, 0, 0}, {1 << 12, 0, -1, 0, 0},         {(size_t)16 << 20, 0, 0, 1, 0},
+                    {(size_t)16 << 20, 0, 0, 0, 1},  {1 << 12, 0, 0, 1, 1}};
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         int v = pn_value_keys(f, p, variants[i].table, variants[i].sum, variants[i].eps, variants[i].full_keys,
                               variants[i].no_tactics);
@@ -104,7 +106,8 @@ static void test_starts(void **state) {
  * brute force's reach: pn equals the
  * brute force and alpha-beta.  Returns the values seen as bits (loss 1,
  * draw 2, win 4), so that a caller can insist on a varied sample. */
-static int random_positions(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, int want, int turns, uint64_t seed) {
+static int random_positions(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, int want, int turns,
+                            uint64_t seed) {
     pb_field *f = ts_field(rules, g, w, l, s, de);
     pb_position p;
     int checked = 0, seen = 0;
@@ -119,7 +122,8 @@ static int random_positions(pb_rules rules, int g, int w, int l, int s, pb_dead_
         checked++;
     }
     char d[128];
-    if (checked < want) fail_msg("%s: only %d positions within the brute force's reach", pb_field_describe(f, d, sizeof d), checked);
+    if (checked < want)
+        fail_msg("%s: only %d positions within the brute force's reach", pb_field_describe(f, d, sizeof d), checked);
     pb_field_free(f);
     return seen;
 }
@@ -155,9 +159,9 @@ static void test_triple_random(void **state) {
  * positions of the small fields. */
 static void test_against_alpha_beta(void **state) {
     (void)state;
-    static const pb_field_spec specs[] = {
-        {PB_RULES_BOOK, 2, 4, 4, 0, 0},   {PB_RULES_HOCKEY, 2, 4, 6, 1, 0}, {PB_RULES_HOCKEY, 2, 4, 6, 1, 1},
-        {PB_RULES_HOCKEY, 2, 4, 6, 0, 0}, {PB_RULES_TRIPLE, 2, 4, 6, 0, 0}, {PB_RULES_BOOK, 2, 6, 8, 0, 0}};
+    static const pb_field_spec specs[] = {{PB_RULES_BOOK, 2, 4, 4, 0, 0},   {PB_RULES_HOCKEY, 2, 4, 6, 1, 0},
+                                          {PB_RULES_HOCKEY, 2, 4, 6, 1, 1}, {PB_RULES_HOCKEY, 2, 4, 6, 0, 0},
+                                          {PB_RULES_TRIPLE, 2, 4, 6, 0, 0}, {PB_RULES_BOOK, 2, 6, 8, 0, 0}};
     uint64_t seed = 131;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         const pb_field_spec *sp = &specs[i];
@@ -207,8 +211,8 @@ static void solve_both(const pb_field *f, const pb_position *p) {
     char err[256];
     assert_true(r[1].npv > 0);
     for (int i = 0; i < r[1].npv; i++)
-        assert_int_equal(pb_route_play(f, &q, r[1].pv[i].nodes, r[1].pv[i].len, r[1].pv[i].kick, &info, err, sizeof err),
-                         0);
+        assert_int_equal(
+            pb_route_play(f, &q, r[1].pv[i].nodes, r[1].pv[i].len, r[1].pv[i].kick, &info, err, sizeof err), 0);
     assert_int_not_equal(info.end, PB_END_NONE);
     int me = p->to_move;
     int got = info.loser == PB_NOBODY ? PB_DRAW : info.loser == me ? PB_LOSS : PB_WIN;

@@ -138,8 +138,8 @@ static void test_last_move_trapped_game(void **state) {
     pb_field *f = field(s);
     pb_game g;
     char err[200];
-    assert_int_equal(pb_record_parse(f, "d6-e6 e6-e7 e7-d6-d7 d7-c7 c7-d6-c6 c6-c5 c5-d6-d5 d5-e5", &g, err,
-                                     sizeof err), 0);
+    assert_int_equal(
+        pb_record_parse(f, "d6-e6 e6-e7 e7-d6-d7 d7-c7 c7-d6-c6 c6-c5 c5-d6-d5 d5-e5", &g, err, sizeof err), 0);
     pb_proofs_opts o;
     memset(&o, 0, sizeof o);
     o.fields = &s, o.nfields = 1;

@@ -23,7 +23,7 @@
 #include "test_support.h"
 
 #define REF_BUDGET 200000ULL
-#define CHECK_MAX 60      /* entries checked per store (the brute force is slow) */
+#define CHECK_MAX 60 /* entries checked per store (the brute force is slow) */
 
 typedef struct rules_case {
     pb_rules rules;

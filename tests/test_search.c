@@ -113,7 +113,8 @@ static int random_vs_ref(pb_rules rules, int g, int w, int l, int s, pb_dead_end
         }
     }
     char d[128];
-    if (checked < want) fail_msg("%s: only %d positions within the brute force's reach", pb_field_describe(f, d, sizeof d), checked);
+    if (checked < want)
+        fail_msg("%s: only %d positions within the brute force's reach", pb_field_describe(f, d, sizeof d), checked);
     pb_field_free(f);
     return (values[0] > 0) | (values[1] > 0) << 1 | (values[2] > 0) << 2;
 }
@@ -301,9 +302,10 @@ static void test_kept_solver(void **state) {
         pb_route info;
         char err[200];
         assert_int_equal(pb_route_play(f, &p, nodes, len, kick, &info, err, sizeof err), 0);
-        int after = info.end != PB_END_NONE
-                        ? (info.loser == PB_NOBODY ? PB_DRAW : info.loser == info.mover ? PB_LOSS : PB_WIN)
-                        : -pb_solver_value(s, &p);
+        int after = info.end != PB_END_NONE ? (info.loser == PB_NOBODY    ? PB_DRAW
+                                               : info.loser == info.mover ? PB_LOSS
+                                                                          : PB_WIN)
+                                            : -pb_solver_value(s, &p);
         assert_int_equal(after, v);
     }
     pb_solver_free(s);

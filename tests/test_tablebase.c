@@ -31,12 +31,9 @@ typedef struct tcase {
 
 /* Small fields whose every position is checked. */
 static const tcase small[] = {
-    {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW},
-    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW},
-    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_LOSS},
-    {PB_RULES_HOCKEY, 2, 4, 2, 0, PB_DEAD_END_DRAW},
-    {PB_RULES_HOCKEY, 2, 2, 6, 1, PB_DEAD_END_DRAW},
-    {PB_RULES_HOCKEY, 2, 6, 2, 0, PB_DEAD_END_DRAW},
+    {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW},   {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_DRAW},
+    {PB_RULES_HOCKEY, 2, 2, 4, 0, PB_DEAD_END_LOSS}, {PB_RULES_HOCKEY, 2, 4, 2, 0, PB_DEAD_END_DRAW},
+    {PB_RULES_HOCKEY, 2, 2, 6, 1, PB_DEAD_END_DRAW}, {PB_RULES_HOCKEY, 2, 6, 2, 0, PB_DEAD_END_DRAW},
     {PB_RULES_HOCKEY, 2, 8, 2, 0, PB_DEAD_END_LOSS},
 };
 #define NSMALL (int)(sizeof small / sizeof small[0])
@@ -100,7 +97,7 @@ static int ref_better(uint8_t a, uint8_t b) {
 
 typedef struct ref_map {
     size_t cap, n;
-    uint64_t *keys;    /* cap * kw */
+    uint64_t *keys; /* cap * kw */
     uint8_t *used, *val;
     int kw;
 } ref_map;
@@ -289,7 +286,7 @@ static void test_deterministic_and_resumable(void **state) {
     pb_tb_build_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 2;
-    o.memory = 2000;   /* bytes: too few for the buffers of layer 1 */
+    o.memory = 2000; /* bytes: too few for the buffers of layer 1 */
     pb_tb_build_result res;
     assert_int_equal(pb_tb_build(f, &root, p3, &o, &res), PB_TB_MEMORY);
     o.memory = 0;
@@ -315,7 +312,7 @@ static void test_deterministic_and_resumable(void **state) {
     assert_int_equal(n1, n3);
     assert_memory_equal(b1, b3, (size_t)n1);
     snprintf(lp, sizeof lp, "%s.k1", p3);
-    assert_null(fopen(lp, "rb"));   /* removed after the build */
+    assert_null(fopen(lp, "rb")); /* removed after the build */
     free(b1), free(b2), free(b3);
     remove(p1), remove(p2), remove(p3);
     pb_field_free(f);
@@ -366,7 +363,7 @@ static void test_verify_catches_one_change(void **state) {
         size_t i = L.n / 2;
         uint8_t v = L.vals[i];
         uint8_t changes[2];
-        changes[0] = v == 0 ? pb_tb_win(1) : (uint8_t)(v + 2);      /* distance + 1, same kind */
+        changes[0] = v == 0 ? pb_tb_win(1) : (uint8_t)(v + 2); /* distance + 1, same kind */
         changes[1] = v == 0 ? pb_tb_loss(1) : (v & 1) ? (uint8_t)(v + 1) : (uint8_t)(v - 1); /* kind flipped */
         for (int k = 0; k < 2; k++) {
             rewrite_with(tb, bad, d, i, changes[k]);

@@ -807,8 +807,8 @@ static void test_random_games_vs_ref(void **state) {
     random_games(2, 6, 4, 150, 6, &kicks, &refl, &nokick, &fin);
     random_games(2, 8, 6, 80, 7, &kicks, &refl, &nokick, &fin);
     random_games(4, 8, 2, 100, 8, &kicks, &refl, &nokick, &fin);
-    print_message("kick chains seen %d, with a post reflection %d, no-kick ends %d, drawn stuck positions %d\n",
-                  kicks, refl, nokick, fin);
+    print_message("kick chains seen %d, with a post reflection %d, no-kick ends %d, drawn stuck positions %d\n", kicks,
+                  refl, nokick, fin);
     assert_true(kicks > 0);
     assert_true(refl > 0);
 }

@@ -176,12 +176,9 @@ static void test_against_route_lists(void **state) {
         pb_dead_end de;
         int games;
     } cases[] = {
-        {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, 30},
-        {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 30},
-        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW, 20},
-        {PB_RULES_HOCKEY, 2, 4, 6, 1, PB_DEAD_END_DRAW, 20},
-        {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_LOSS, 20},
-        {PB_RULES_TRIPLE, 2, 4, 6, 0, PB_DEAD_END_DRAW, 20},
+        {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW, 30},   {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW, 30},
+        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW, 20},   {PB_RULES_HOCKEY, 2, 4, 6, 1, PB_DEAD_END_DRAW, 20},
+        {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_LOSS, 20}, {PB_RULES_TRIPLE, 2, 4, 6, 0, PB_DEAD_END_DRAW, 20},
         {PB_RULES_TRIPLE, 2, 6, 8, 0, PB_DEAD_END_DRAW, 5},
     };
     uint64_t most = 0;
@@ -214,7 +211,8 @@ static int add_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
 static void perft_case(int rules, int g, int w, int l, int s, int de, int depth) {
     ref_counts ref[8];
     ref_perft(rules, g, w, l, s, de, depth, ref);
-    pb_field *f = ts_field(rules ? PB_RULES_HOCKEY : PB_RULES_BOOK, g, w, l, s, de ? PB_DEAD_END_LOSS : PB_DEAD_END_DRAW);
+    pb_field *f =
+        ts_field(rules ? PB_RULES_HOCKEY : PB_RULES_BOOK, g, w, l, s, de ? PB_DEAD_END_LOSS : PB_DEAD_END_DRAW);
     pb_turnwalk *tw = pb_turnwalk_new(f);
     pb_posset cur, next;
     pb_posset_init(&cur, f);

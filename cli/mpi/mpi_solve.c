@@ -49,7 +49,7 @@ static double cpu_now(void) {
 
 /* What one process did (gathered on rank 0). */
 typedef struct rank_counts {
-    double idle, busy;       /* seconds waiting for a message / solving jobs */
+    double idle, busy; /* seconds waiting for a message / solving jobs */
     uint64_t nodes, jobs, messages, bytes;
 } rank_counts;
 
@@ -275,7 +275,12 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
     /* The counts of every process, on rank 0. */
     int K = c->nranks;
     cs->nranks = K;
-    double mine[7] = {rc.idle, rc.busy, (double)rc.nodes, (double)rc.jobs, (double)rc.messages, (double)rc.bytes,
+    double mine[7] = {rc.idle,
+                      rc.busy,
+                      (double)rc.nodes,
+                      (double)rc.jobs,
+                      (double)rc.messages,
+                      (double)rc.bytes,
                       (double)pb_peak_rss()};
     double *all = c->rank == 0 ? malloc(sizeof(double) * 7 * (size_t)K) : NULL;
     MPI_Gather(mine, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);

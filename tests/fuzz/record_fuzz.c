@@ -32,7 +32,7 @@
 static const pb_field *fuzz_field(int which) {
     static pb_field *fields[FUZZ_NFIELDS];
     static const pb_field_spec specs[FUZZ_NFIELDS] = {
-        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW},   {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW},
+        {PB_RULES_BOOK, 2, 6, 8, 0, PB_DEAD_END_DRAW},    {PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW},
         {PB_RULES_HOCKEY, 2, 8, 10, 1, PB_DEAD_END_DRAW}, {PB_RULES_HOCKEY, 2, 4, 4, 0, PB_DEAD_END_LOSS},
         {PB_RULES_BOOK, 2, 30, 30, 0, PB_DEAD_END_DRAW},  {PB_RULES_TRIPLE, 2, 6, 8, 0, PB_DEAD_END_DRAW},
     };
