@@ -133,7 +133,11 @@ rm -f ck.pbs
 mpi 3 solve --mpi $T --checkpoint ck.pbs --job-nodes 20k > /dev/null 2> term.err &
 run=$!
 sleep 2
-kill -TERM $(pgrep -P $run) 2> /dev/null
+# SIGTERM to the paperball processes themselves (as srun delivers it),
+# found among the run's descendants: mpirun ends them at once if it is
+# the one signalled.
+descendants() { local c; for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+kill -TERM $(descendants $run | while read -r c; do [ "$(cat /proc/$c/comm 2> /dev/null)" = paperball ] && echo "$c"; done) 2> /dev/null
 wait $run
 rc=$?
 if [ $rc -eq 0 ]; then
