@@ -32,7 +32,9 @@ let stderr = '';
 proc.stderr.on('data', (d) => { stderr += d; });
 function cleanup() {
   try { proc.kill('SIGKILL'); } catch (e) { /* already gone */ }
-  fs.rmSync(profile, { recursive: true, force: true });
+  // A killed chromium may still be writing its profile: retry the removal,
+  // and never let a leftover temporary folder fail the test.
+  try { fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); } catch (e) { /* left behind */ }
 }
 function die(why) {
   console.error('browser.js: ' + why + (stderr ? ' (chromium: ' + stderr.trim().split('\n').pop() + ')' : ''));
