@@ -33,69 +33,29 @@
 #define FRON_BLOCK ((size_t)4 << 20)
 #define BIG_MAX ((size_t)1 << 20)
 
-/* A growable byte buffer (aborts when memory runs out, as pb_fwords). */
-typedef struct bytes {
-    unsigned char *b;
-    size_t n, cap;
-} bytes;
-
-static void put(bytes *v, const void *p, size_t n) {
-    if (v->n + n > v->cap) {
-        size_t cap = v->cap ? v->cap : 4096;
-        while (cap < v->n + n) cap *= 2;
-        unsigned char *nb = realloc(v->b, cap);
-        if (!nb) abort();
-        v->b = nb, v->cap = cap;
-    }
-    memcpy(v->b + v->n, p, n);
-    v->n += n;
-}
-
-static void put_u(bytes *v, uint64_t x, int nbytes) {
-    unsigned char b[8];
-    pb_le_put(b, x, nbytes);
-    put(v, b, (size_t)nbytes);
-}
-
-static void put_big(bytes *v, mpz_srcptr z) {
+static void put_big(pb_cbuf *v, mpz_srcptr z) {
     size_t n = mpz_sgn(z) ? (mpz_sizeinbase(z, 2) + 7) / 8 : 0;
     unsigned char stack[64], *b = n <= sizeof stack ? stack : malloc(n);
     size_t got = 0;
     if (n) mpz_export(b, &got, -1, 1, 0, 0, z);
-    put_u(v, got, 4);
-    put(v, b, got);
+    pb_cbuf_u(v, got, 4);
+    pb_cbuf_put(v, b, got);
     if (b != stack) free(b);
 }
 
-static void put_count(bytes *v, pb_fcount c) {
+static void put_count(pb_cbuf *v, pb_fcount c) {
     if (c.big) {
         put_big(v, c.big);
         return;
     }
     int n = 0;
     while (n < 8 && (c.small >> (8 * n))) n++;
-    put_u(v, (uint64_t)n, 4);
-    put_u(v, c.small, n);
+    pb_cbuf_u(v, (uint64_t)n, 4);
+    pb_cbuf_u(v, c.small, n);
 }
 
-/* Reading a block: a cursor that refuses to run past the end. */
-typedef struct cursor {
-    const unsigned char *p, *end;
-    int bad;
-} cursor;
-
-static uint64_t get_u(cursor *c, int nbytes) {
-    if (c->bad || c->end - c->p < nbytes) {
-        c->bad = 1;
-        return 0;
-    }
-    uint64_t v = pb_le_get(c->p, nbytes);
-    c->p += nbytes;
-    return v;
-}
-
-static void get_big(cursor *c, mpz_t z) {
-    uint64_t n = get_u(c, 4);
+static void get_big(pb_ccursor *c, mpz_t z) {
+    uint64_t n = pb_ccursor_u(c, 4);
     if (c->bad || n > BIG_MAX || (uint64_t)(c->end - c->p) < n) {
         c->bad = 1;
         mpz_set_ui(z, 0);
@@ -117,18 +77,18 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
         snprintf(err, errlen, "cannot write the checkpoint: %s", why);
         return -1;
     }
-    bytes v = {0};
-    for (int i = 0; i < kw; i++) put_u(&v, root_key[i], 8);
+    pb_cbuf v = {0};
+    for (int i = 0; i < kw; i++) pb_cbuf_u(&v, root_key[i], 8);
     pb_container_put(w, TAG_ROOT, v.b, v.n, 0);
     v.n = 0;
-    put_u(&v, (uint64_t)depth, 4);
+    pb_cbuf_u(&v, (uint64_t)depth, 4);
     for (int d = 0; d <= depth; d++) {
         const pb_enum_row *r = &rows[d];
-        put_u(&v, (uint64_t)r->depth, 4);
-        put_u(&v, (uint64_t)r->classes_known, 4);
-        put_u(&v, r->positions, 8);
-        put_u(&v, r->classes_lr, 8);
-        put_u(&v, r->classes_full, 8);
+        pb_cbuf_u(&v, (uint64_t)r->depth, 4);
+        pb_cbuf_u(&v, (uint64_t)r->classes_known, 4);
+        pb_cbuf_u(&v, r->positions, 8);
+        pb_cbuf_u(&v, r->classes_lr, 8);
+        pb_cbuf_u(&v, r->classes_full, 8);
         put_big(&v, r->sequences);
         for (int k = 0; k < PB_OUT_COUNT; k++) put_big(&v, r->outcome[k]);
     }
@@ -139,7 +99,7 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
         for (size_t i = 0; i < h->cap; i++) {
             if (!pb_frontier_used(fr, h, i)) continue;
             const uint64_t *key = pb_frontier_key(fr, h, i);
-            for (int j = 0; j < kw; j++) put_u(&v, key[j], 8);
+            for (int j = 0; j < kw; j++) pb_cbuf_u(&v, key[j], 8);
             put_count(&v, pb_frontier_count(fr, h, i));
             if (v.n >= FRON_BLOCK) {
                 pb_container_put(w, TAG_FRON, v.b, v.n, 1);
@@ -171,16 +131,16 @@ static int key_ok(const pb_field *f, const uint64_t *key) {
 /* The reading steps below return NULL, or why the file is refused. */
 
 /* The depth d and rows 0 .. d. */
-static const char *read_rows(cursor *c, pb_enum_row *rows, int rowcap, uint64_t *depth) {
-    *depth = get_u(c, 4);
+static const char *read_rows(pb_ccursor *c, pb_enum_row *rows, int rowcap, uint64_t *depth) {
+    *depth = pb_ccursor_u(c, 4);
     if (c->bad || *depth >= (uint64_t)rowcap) return "malformed (bad depth)";
     for (uint64_t d = 0; d <= *depth; d++) {
         pb_enum_row *r = &rows[d];
-        if (get_u(c, 4) != d) return "malformed (rows out of order)";
-        r->classes_known = (int)get_u(c, 4);
-        r->positions = get_u(c, 8);
-        r->classes_lr = get_u(c, 8);
-        r->classes_full = get_u(c, 8);
+        if (pb_ccursor_u(c, 4) != d) return "malformed (rows out of order)";
+        r->classes_known = (int)pb_ccursor_u(c, 4);
+        r->positions = pb_ccursor_u(c, 8);
+        r->classes_lr = pb_ccursor_u(c, 8);
+        r->classes_full = pb_ccursor_u(c, 8);
         get_big(c, r->sequences);
         mpz_set_ui(r->finished, 0);
         for (int k = 0; k < PB_OUT_COUNT; k++) {
@@ -193,7 +153,7 @@ static const char *read_rows(cursor *c, pb_enum_row *rows, int rowcap, uint64_t 
 
 /* The entries of one block into fr, counted in *n; *refused is set if the
  * memory budget refused one. */
-static const char *read_frontier(cursor *c, const pb_field *f, int rank, int nranks, pb_frontier *fr, uint64_t *n,
+static const char *read_frontier(pb_ccursor *c, const pb_field *f, int rank, int nranks, pb_frontier *fr, uint64_t *n,
                                  int *refused) {
     int kw = f->nwords + 1;
     const char *why = NULL;
@@ -201,7 +161,7 @@ static const char *read_frontier(cursor *c, const pb_field *f, int rank, int nra
     mpz_init(big);
     uint64_t key[PB_MAX_WORDS + 1];
     while (c->p < c->end && !why && !*refused) {
-        for (int j = 0; j < kw; j++) key[j] = get_u(c, 8);
+        for (int j = 0; j < kw; j++) key[j] = pb_ccursor_u(c, 8);
         get_big(c, big);
         if (c->bad || !key_ok(f, key) || mpz_sgn(big) <= 0) {
             why = "malformed (bad entry)";
@@ -279,11 +239,11 @@ int pb_ckpt_read(const char *path, const pb_field *f, const uint64_t *root_key, 
             why = "checksum mismatch (damaged)";
             break;
         }
-        cursor c = {buf, buf + len, 0};
+        pb_ccursor c = {buf, buf + len, 0};
         if (seen == 0) {
             if (len != 8 * (size_t)kw) why = "malformed (root)";
             for (int i = 0; !why && i < kw; i++)
-                if (get_u(&c, 8) != root_key[i]) why = "a checkpoint of an enumeration from another position";
+                if (pb_ccursor_u(&c, 8) != root_key[i]) why = "a checkpoint of an enumeration from another position";
         } else if (seen == 1) {
             why = read_rows(&c, rows, rowcap, &depth);
         } else {

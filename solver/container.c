@@ -37,6 +37,34 @@ uint64_t pb_le_get(const unsigned char *b, int bytes) {
     return v;
 }
 
+void pb_cbuf_put(pb_cbuf *v, const void *p, size_t n) {
+    if (v->n + n > v->cap) {
+        size_t cap = v->cap ? v->cap : 4096;
+        while (cap < v->n + n) cap *= 2;
+        unsigned char *nb = realloc(v->b, cap);
+        if (!nb) abort();
+        v->b = nb, v->cap = cap;
+    }
+    if (n) memcpy(v->b + v->n, p, n);
+    v->n += n;
+}
+
+void pb_cbuf_u(pb_cbuf *v, uint64_t x, int bytes) {
+    unsigned char b[8];
+    pb_le_put(b, x, bytes);
+    pb_cbuf_put(v, b, (size_t)bytes);
+}
+
+uint64_t pb_ccursor_u(pb_ccursor *c, int bytes) {
+    if (c->bad || c->end - c->p < bytes) {
+        c->bad = 1;
+        return 0;
+    }
+    uint64_t v = pb_le_get(c->p, bytes);
+    c->p += bytes;
+    return v;
+}
+
 /* The header bytes of m (without its checksum) into b; returns the length. */
 static size_t header_bytes(const pb_container_meta *m, unsigned char *b) {
     size_t n = 0;

@@ -91,6 +91,24 @@ void pb_container_close(pb_creader *r);
 size_t pb_le_put(unsigned char *b, uint64_t v, int bytes);
 uint64_t pb_le_get(const unsigned char *b, int bytes);
 
+/* A block's content built piece by piece, integers little-endian as
+ * everywhere in the container (aborts when memory runs out: a checkpoint
+ * that cannot be built has no way to go on). */
+typedef struct pb_cbuf {
+    unsigned char *b;
+    size_t n, cap;
+} pb_cbuf;
+void pb_cbuf_put(pb_cbuf *v, const void *p, size_t n);
+void pb_cbuf_u(pb_cbuf *v, uint64_t x, int bytes);
+
+/* Reading a block's content back: a cursor that refuses to run past the
+ * end (bad is set and 0 read from then on). */
+typedef struct pb_ccursor {
+    const unsigned char *p, *end;
+    int bad;
+} pb_ccursor;
+uint64_t pb_ccursor_u(pb_ccursor *c, int bytes);
+
 /* XXH64 of n bytes (seed 0): the checksum the container uses. */
 uint64_t pb_checksum(const void *data, size_t n);
 
