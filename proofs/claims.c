@@ -75,3 +75,19 @@ void pb_proofs_result_free(pb_proofs_result *res) {
     res->fields = NULL, res->cx_record = res->cx_svg = NULL;
     res->nfields = res->capfields = 0;
 }
+
+/* A copy of a malloc'd string, NULL for NULL. */
+static char *copy_text(const char *s) { return s ? strdup(s) : NULL; }
+
+void pb_proofs_result_copy(pb_proofs_result *dst, const pb_proofs_result *src) {
+    *dst = *src;
+    dst->capfields = src->nfields;
+    dst->fields = NULL;
+    if (src->nfields) {
+        dst->fields = malloc(sizeof *dst->fields * (size_t)src->nfields);
+        if (!dst->fields) abort();
+        memcpy(dst->fields, src->fields, sizeof *dst->fields * (size_t)src->nfields);
+    }
+    dst->cx_record = copy_text(src->cx_record);
+    dst->cx_svg = copy_text(src->cx_svg);
+}

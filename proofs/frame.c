@@ -114,7 +114,10 @@ static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_
     /* The run's deadline cuts the field's cap: a walk past it is not
      * complete, and its field says so (no verdict rests on it). */
     if (o->deadline > 0 && o->deadline - t0 < cap) cap = o->deadline - t0 > 1e-6 ? o->deadline - t0 : 1e-6;
-    pb_walk_limits lim = {o->max_depth, o->max_positions ? o->max_positions : 16000000, cap};
+    pb_walk_limits lim = {.max_depth = o->max_depth,
+                          .max_positions = o->max_positions ? o->max_positions : 16000000,
+                          .max_seconds = cap,
+                          .stop = o->stop};
     pb_game g;
     pb_position start;
     int d0, stopped = 0, step_complete = 0, turn_complete = 0;
@@ -202,12 +205,47 @@ void pb_claim_field_desc(const pb_field_spec *s, char *buf, size_t len) {
     }
 }
 
+/* Whether the run's deadline has passed or its stop flag is up: a walk
+ * begun or going on now is cut short. */
+static int cut_short(const pb_proofs_opts *o) {
+    return (o->stop && *o->stop) || (o->deadline > 0 && pb_walk_now() >= o->deadline);
+}
+
+/* A resumed claim starts as it stood when saved: the rows of the fields
+ * done (each field's walks depend on that field alone, so they are not
+ * redone), the counterexample and summary so far, and the claim's carried
+ * state.  Returns the fields done, or -1 if the saved progress does not fit
+ * this claim's list of fields or state. */
+static int resume_fields(const pb_proofs_opts *o, pb_proofs_result *res, const pb_claim_walk *w, int n) {
+    const pb_proofs_progress *p = o->progress;
+    if (!p || !p->from) return 0;
+    if (p->from->nfields > n || p->state_len != w->arg_size) {
+        pb_claim_setf(res->summary, sizeof res->summary, "the saved progress does not fit this claim");
+        return -1;
+    }
+    pb_proofs_result self = *res; /* the claim's own names */
+    pb_proofs_result_copy(res, p->from);
+    res->claim = self.claim, res->statement = self.statement, res->method = self.method;
+    if (w->arg_size) memcpy(w->arg, p->state, w->arg_size);
+    return res->nfields;
+}
+
+/* After a field: a walk cut short makes the claim's result partial (and
+ * saves nothing more of it); else the progress is saved. */
+static void field_done(const pb_proofs_opts *o, pb_proofs_result *res, const pb_claim_walk *w, int cut) {
+    if (cut) res->interrupted = 1;
+    if (!res->interrupted && o->progress && o->progress->save)
+        o->progress->save(o->progress->ctx, res, w->arg, w->arg_size);
+}
+
 pb_check_outcome pb_claim_walk_fields(const pb_proofs_opts *o, pb_proofs_result *res, const pb_claim_walk *w,
                                       int *nfields, int *ncomplete) {
     assert(w->size >= sizeof(pb_claim_ctx));
     pb_field_spec specs[32];
-    int n = claim_fields(o, specs, 32), complete = 0;
-    for (int k = 0; k < n; k++) {
+    int n = claim_fields(o, specs, 32), complete = 0, k0 = resume_fields(o, res, w, n);
+    if (k0 < 0) return PB_CHECK_BAD_FIELD;
+    for (int k = 0; k < k0; k++) complete += res->fields[k].complete;
+    for (int k = k0; k < n; k++) {
         pb_field *f = pb_claim_make_field(&specs[k], res);
         if (!f) return PB_CHECK_BAD_FIELD;
         memcpy(w->step.ctx, w->fresh, w->size);
@@ -220,13 +258,14 @@ pb_check_outcome pb_claim_walk_fields(const pb_proofs_opts *o, pb_proofs_result 
         memset(&scratch, 0, sizeof scratch);
         scratch.claim = res->claim;
         pb_proofs_result *cx = w->all_fields ? &scratch : res;
-        int stop = walk_field(o, f, &w->turn, &w->step, pf, cx, why, why_turn);
+        int stop = walk_field(o, f, &w->turn, &w->step, pf, cx, why, why_turn), cut = cut_short(o);
         if (!why[0]) memcpy(why, why_turn, PB_CLAIM_WHY);
         complete += pf->complete;
         pb_claim_field cf = {f, d, pf, stop, why, cx};
         w->field(w, o, &cf, res);
         pb_proofs_result_free(&scratch);
         pb_field_free(f);
+        field_done(o, res, w, cut);
         if (stop && !w->all_fields) {
             pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s: %s", d, why);
             pb_claim_setf(res->summary, sizeof res->summary, "fails: %s", res->cx_what);

@@ -43,12 +43,14 @@ typedef struct pb_claim_walk {
     void (*field)(const struct pb_claim_walk *w, const pb_proofs_opts *o, const pb_claim_field *cf,
                   pb_proofs_result *res);
     void *arg;         /* the claim's own state, for field */
+    size_t arg_size;   /* bytes of arg carried from field to field (saved with the progress); 0: none */
     int all_fields;    /* go on after a violation; field judges the counterexample */
     const char *holds; /* the summary when no field fails, before "Exhaustive on ..." (or NULL) */
 } pb_claim_walk;
 
 /* Walks every field of a claim (the fields asked for, else the default
- * list).  PB_CHECK_BAD_FIELD on a field that cannot be built; FAILS at the
+ * list; with o->progress->from, from the field after the last one saved,
+ * and each field walked to its end is saved through o->progress).  PB_CHECK_BAD_FIELD on a field that cannot be built; FAILS at the
  * first violation, with the counterexample's description and the summary
  * set (unless all_fields); else, with the summary written when the claim
  * gives one, HOLDS if some field was walked exhaustively, OPEN if none (and

@@ -261,6 +261,7 @@ static pb_check_outcome check_last_move(const pb_proofs_opts *o, pb_proofs_resul
                        .size = sizeof fresh,
                        .field = last_field,
                        .arg = &run,
+                       .arg_size = sizeof run,
                        .all_fields = 1};
     int n, complete;
     pb_check_outcome rc = pb_claim_walk_fields(o, res, &w, &n, &complete);

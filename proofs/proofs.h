@@ -22,6 +22,8 @@
 #ifndef PB_PROOFS_H
 #define PB_PROOFS_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -74,7 +76,27 @@ typedef struct pb_proofs_result {
     char cx_what[256]; /* what it shows */
     int cx_from_start; /* record starts at the field's start position */
     int cx_turns;      /* turns in the record */
+    /* The run's deadline or its stop flag cut a walk of this claim short:
+     * the result is partial, not one to keep (a resumed run redoes the
+     * fields from the one cut). */
+    int interrupted;
 } pb_proofs_result;
+
+/* A claim's progress, for a run that may be stopped and resumed (prove
+ * --checkpoint).  A walking claim's unit is a field: after each field
+ * walked to its end (not cut by the deadline or a stop), the frame calls
+ * save with res as it stands (the rows of the fields done, the
+ * counterexample so far) and the claim's carried state (the bytes it keeps
+ * from field to field).  Given from, the claim starts as it stood then:
+ * from's rows and counterexample, the state, and the next field.  The other
+ * claims are quick and keep no progress: they start over. */
+typedef struct pb_proofs_progress {
+    void (*save)(void *ctx, const pb_proofs_result *res, const void *state, size_t len);
+    void *ctx;
+    const pb_proofs_result *from; /* NULL: from the start */
+    const void *state;
+    size_t state_len;
+} pb_proofs_progress;
 
 /* Hooks for tests (all optional: zero means the book's default). */
 typedef struct pb_proofs_opts {
@@ -93,6 +115,8 @@ typedef struct pb_proofs_opts {
     int trap_max_steps;                         /* last-move: centre-trap search bound (default 24) */
     int no_trap_search;                         /* last-move: skip the targeted search */
     int turn_walk;                              /* 1: also run the turn-level walk on every field; -1: never */
+    const volatile sig_atomic_t *stop;          /* nonzero: the walks stop as at the deadline (a signal) */
+    const pb_proofs_progress *progress;         /* saving and resuming a walking claim, or NULL */
 } pb_proofs_opts;
 
 /* What a checker found; pb_proofs_run turns it into the verdict. */
@@ -119,6 +143,8 @@ const pb_proofs_claim *pb_proofs_find(const char *name);
 /* Runs one claim: initialises res, returns its verdict. */
 pb_verdict pb_proofs_run(const pb_proofs_claim *c, const pb_proofs_opts *o, pb_proofs_result *res);
 void pb_proofs_result_free(pb_proofs_result *res);
+/* A deep copy of src into dst (dst's own content is not freed). */
+void pb_proofs_result_copy(pb_proofs_result *dst, const pb_proofs_result *src);
 const char *pb_verdict_name(pb_verdict v);
 
 /* The default field lists: where book enumeration completes here, and the

@@ -7,7 +7,7 @@
 
 int pb_stepwalk_run(pb_stepwalk *w, const pb_field *f, const pb_position *start, const pb_walk_limits *lim,
                     const pb_stepwalk_visitor *v) {
-    static const pb_walk_limits nolim = {0, 0, 0};
+    static const pb_walk_limits nolim = {0};
     if (!lim) lim = &nolim;
     memset(w, 0, sizeof *w);
     w->f = f;

@@ -14,6 +14,7 @@ double pb_walk_now(void) {
 
 int pb_walk_limits_hit(const pb_walk_limits *lim, size_t stored, double t0) {
     if (lim->max_positions && stored > lim->max_positions) return 1;
+    if (lim->stop && *lim->stop) return 1;
     return lim->max_seconds > 0 && pb_walk_now() - t0 > lim->max_seconds;
 }
 
@@ -53,7 +54,7 @@ static int expand_route(void *c, const pb_field *f, pb_position *after, const pb
 
 int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0, const pb_walk_limits *lim,
                 const pb_walk_visitor *v) {
-    static const pb_walk_limits nolim = {0, 0, 0};
+    static const pb_walk_limits nolim = {0};
     static const pb_walk_visitor novisit = {NULL, NULL, NULL};
     if (!lim) lim = &nolim;
     if (!v) v = &novisit;

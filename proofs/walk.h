@@ -19,6 +19,7 @@
 #ifndef PB_WALK_H
 #define PB_WALK_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,8 @@ typedef struct pb_walk_limits {
     int max_depth;        /* levels to expand; 0 = until every game has ended */
     size_t max_positions; /* stop (incomplete) when the levels hold more; 0 = no cap */
     double max_seconds;   /* stop (incomplete) after this much time; 0 = no cap */
+    /* stop (incomplete) once *stop is nonzero (a signal's flag); NULL = never */
+    const volatile sig_atomic_t *stop;
 } pb_walk_limits;
 
 typedef struct pb_walk {
@@ -81,7 +84,8 @@ void pb_walk_free(pb_walk *w);
 int pb_walk_trace(const pb_walk *w, pb_game *g);
 
 /* Whether a walk begun at t0 (pb_walk_now) whose levels hold `stored`
- * positions has passed one of its limits (the depth aside).  Shared with the
+ * positions has passed one of its limits (the depth aside), or was told to
+ * stop.  Shared with the
  * step walk. */
 int pb_walk_limits_hit(const pb_walk_limits *lim, size_t stored, double t0);
 

@@ -39,7 +39,7 @@ static void whole_tree(int g, int w, int l) {
     assert_true(er.complete);
 
     pb_stepwalk sw;
-    pb_walk_limits lim = {0, 0, 0};
+    pb_walk_limits lim = {0};
     odd_count oc = {0, 0, 0};
     pb_stepwalk_visitor v = {NULL, count_end, &oc};
     assert_int_equal(pb_stepwalk_run(&sw, f, &start, &lim, &v), 0);
