@@ -11,6 +11,7 @@
 #include "../solver/diagram.h"
 #include "../solver/json.h"
 #include "cli.h"
+#include "stop.h"
 
 /* The odd/even map as text: 'o' odd (red in the book), '.' even, 'C' the
  * centre, with row numbers and column letters. */
@@ -110,60 +111,194 @@ static int odd_map(const pb_opts *o, const pb_field *f, int nrun) {
     return rc;
 }
 
+/* --checkpoint FILE: what the run has finished (pb_proofs_saved: the
+ * claims done, the fields done of the claim under way), written again
+ * through a temporary file and a rename after each claim and each field
+ * walked to its end, so a stop of any kind loses only the field under way. */
+typedef struct prove_ckpt {
+    const char *path;  /* NULL: no checkpoint */
+    const pb_field *f; /* the field the header names */
+    char run[256];     /* what the run checks: a resumed run must check the same */
+    pb_proofs_saved s;
+    pb_proofs_progress progress;
+    int status; /* PB_EXIT_OK, or PB_EXIT_WRITE after a failed save */
+} prove_ckpt;
+
+static void ckpt_write(prove_ckpt *c) {
+    char err[512];
+    if (pb_proofs_save(c->path, c->f, c->run, &c->s, err, sizeof err) && c->status == PB_EXIT_OK)
+        c->status = pb_fail(PB_EXIT_WRITE, "%s", err);
+}
+
+/* The progress of a walking claim: its fields done so far and its state. */
+static void ckpt_progress(void *ctx, const pb_proofs_result *res, const void *state, size_t len) {
+    prove_ckpt *c = ctx;
+    if (c->s.has_part) pb_proofs_result_free(&c->s.part);
+    pb_proofs_result_copy(&c->s.part, res);
+    c->s.has_part = 1;
+    free(c->s.state);
+    c->s.state = malloc(len ? len : 1);
+    if (!c->s.state) abort();
+    if (len) memcpy(c->s.state, state, len);
+    c->s.state_len = len;
+    ckpt_write(c);
+}
+
+/* A claim finished: its whole result is kept, the progress dropped. */
+static void ckpt_claim(prove_ckpt *c, const pb_proofs_result *res) {
+    pb_proofs_result *done = realloc(c->s.done, sizeof *done * (size_t)(c->s.ndone + 1));
+    if (!done) abort();
+    c->s.done = done;
+    pb_proofs_result_copy(&c->s.done[c->s.ndone++], res);
+    if (c->s.has_part) pb_proofs_result_free(&c->s.part);
+    c->s.has_part = 0;
+    free(c->s.state);
+    c->s.state = NULL, c->s.state_len = 0;
+    ckpt_write(c);
+}
+
+/* What the run checks, as the checkpoint's header says it: the claims in
+ * order, the field and the depth (the output options may differ). */
+static void ckpt_run_text(prove_ckpt *c, const pb_opts *o, const pb_proofs_claim **run, int nrun) {
+    size_t n = (size_t)snprintf(c->run, sizeof c->run, "claims=");
+    for (int k = 0; k < nrun && n < sizeof c->run; k++)
+        n += (size_t)snprintf(c->run + n, sizeof c->run - n, "%s%s", k ? "," : "", run[k]->name);
+    if (n >= sizeof c->run) return;
+    if (o->field_given)
+        snprintf(c->run + n, sizeof c->run - n, " field=(%d;%d;%d) depth=%d", o->spec.goal, o->spec.width,
+                 o->spec.length, o->depth > 0 ? o->depth : 0);
+    else snprintf(c->run + n, sizeof c->run - n, " field=default depth=%d", o->depth > 0 ? o->depth : 0);
+}
+
+/* Opens the checkpoint of the run (loaded with --resume): PB_CLI_GO, or
+ * the status to exit with. */
+static int ckpt_open(prove_ckpt *c, const pb_opts *o, const pb_field *f, const pb_proofs_claim **run, int nrun) {
+    memset(c, 0, sizeof *c);
+    if (!o->checkpoint) return o->resume ? pb_fail(PB_EXIT_USAGE, "--resume needs --checkpoint FILE") : PB_CLI_GO;
+    FILE *probe = o->resume ? NULL : fopen(o->checkpoint, "rb");
+    if (probe) {
+        fclose(probe);
+        return pb_fail(PB_EXIT_USAGE, "%s exists: add --resume to go on from it, or remove it", o->checkpoint);
+    }
+    c->path = o->checkpoint, c->f = f;
+    c->progress = (pb_proofs_progress){.save = ckpt_progress, .ctx = c};
+    ckpt_run_text(c, o, run, nrun);
+    if (!o->resume) {
+        /* Written at once: a path that cannot be written is found before the work. */
+        ckpt_write(c);
+        return c->status == PB_EXIT_OK ? PB_CLI_GO : c->status;
+    }
+    char err[640];
+    if (pb_proofs_load(c->path, f, c->run, &c->s, err, sizeof err)) return pb_fail(PB_EXIT_USAGE, "%s", err);
+    int bad =
+        c->s.ndone > nrun || (c->s.has_part && (c->s.ndone == nrun || strcmp(c->s.part.claim, run[c->s.ndone]->name)));
+    for (int k = 0; k < c->s.ndone && !bad; k++) bad = strcmp(c->s.done[k].claim, run[k]->name) != 0;
+    if (bad) {
+        pb_proofs_saved_free(&c->s);
+        return pb_fail(PB_EXIT_USAGE, "%s: damaged (its claims are not those of the run)", c->path);
+    }
+    fprintf(stderr, "prove: resumed from %s: %d of %d claims finished", c->path, c->s.ndone, nrun);
+    if (c->s.has_part) fprintf(stderr, ", %s from field %d", c->s.part.claim, c->s.part.nfields + 1);
+    fputc('\n', stderr);
+    return PB_CLI_GO;
+}
+
 /* What the run of the claims came to. */
 typedef struct prove_tally {
-    int any_fail, skipped, status;
+    int any_fail, skipped, cut, status;
 } prove_tally;
 
-/* Runs one claim and prints its report (j: the JSON array, or NULL). */
-static void run_claim(const pb_opts *o, const pb_proofs_claim *c, const pb_proofs_opts *po, pb_json *j,
-                      prove_tally *t) {
-    pb_proofs_result res;
-    pb_verdict v = pb_proofs_run(c, po, &res);
-    if (v == PB_VERDICT_FAILS) t->any_fail = 1;
+/* Prints a claim's result (j: the JSON array, or NULL) and writes its
+ * counterexample's diagram. */
+static void report_claim(const pb_opts *o, const pb_proofs_result *res, pb_json *j, prove_tally *t) {
+    if (res->verdict == PB_VERDICT_FAILS) t->any_fail = 1;
     char path[1024] = "";
-    if (v == PB_VERDICT_FAILS && res.cx_svg) {
-        snprintf(path, sizeof path, "%s/counterexample-%s.svg", o->out ? o->out : ".", res.claim);
+    if (res->verdict == PB_VERDICT_FAILS && res->cx_svg) {
+        snprintf(path, sizeof path, "%s/counterexample-%s.svg", o->out ? o->out : ".", res->claim);
         /* A lost diagram is reported at the end: the other claims go on. */
-        if (pb_write_file(path, res.cx_svg) != PB_EXIT_OK) t->status = PB_EXIT_WRITE, path[0] = 0;
+        if (pb_write_file(path, res->cx_svg) != PB_EXIT_OK) t->status = PB_EXIT_WRITE, path[0] = 0;
     }
-    if (j) pb_proofs_json(j, &res);
+    if (j) pb_proofs_json(j, res);
     else {
-        pb_proofs_print(stdout, &res);
+        pb_proofs_print(stdout, res);
         if (path[0]) printf("svg        %s\n", path);
         printf("\n");
     }
     fflush(stdout);
+}
+
+/* Runs one claim (from its saved progress, if any) and reports it; a claim
+ * that ran to its end goes into the checkpoint. */
+static void run_claim(const pb_opts *o, const pb_proofs_claim *c, pb_proofs_opts *po, prove_ckpt *ck, pb_json *j,
+                      prove_tally *t) {
+    pb_proofs_result res;
+    if (ck->path) {
+        ck->progress.from = ck->s.has_part ? &ck->s.part : NULL;
+        ck->progress.state = ck->s.state, ck->progress.state_len = ck->s.state_len;
+        po->progress = &ck->progress;
+    }
+    pb_proofs_run(c, po, &res);
+    if (res.interrupted) t->cut = 1;
+    else if (ck->path) ckpt_claim(ck, &res);
+    report_claim(o, &res, j, t);
     pb_proofs_result_free(&res);
 }
 
-/* Every claim of run, in order; a claim reached after the deadline is not
- * started (said in the output). */
-static prove_tally run_claims(const pb_opts *o, const pb_proofs_claim **run, int nrun, const pb_proofs_opts *po) {
-    prove_tally t = {0, 0, PB_EXIT_OK};
-    pb_json j;
-    if (o->json) {
+/* Whether the run was told to stop: the deadline passed, or a signal. */
+static int run_stopped(const pb_proofs_opts *po) {
+    return *po->stop || (po->deadline > 0 && pb_walk_now() >= po->deadline);
+}
+
+/* Every claim of run, in order: those the checkpoint holds as they were
+ * saved, then the others; a claim reached after a stop is not started
+ * (said in the output). */
+static prove_tally run_claims(const pb_opts *o, const pb_proofs_claim **run, int nrun, pb_proofs_opts *po,
+                              prove_ckpt *ck) {
+    prove_tally t = {0, 0, 0, PB_EXIT_OK};
+    pb_json j, *jp = o->json ? &j : NULL;
+    if (jp) {
         pb_json_init(&j, stdout);
         pb_json_object(&j, NULL);
         pb_cli_json_version(&j);
         pb_json_array(&j, "claims");
     }
     for (int k = 0; k < nrun; k++) {
-        if (po->deadline > 0 && pb_walk_now() >= po->deadline) {
-            if (o->json) pb_json_str(&j, NULL, run[k]->name);
-            else printf("claim      %s\nverdict    not checked (the time limit came first)\n\n", run[k]->name);
+        if (k < ck->s.ndone) report_claim(o, &ck->s.done[k], jp, &t);
+        else if (!run_stopped(po)) run_claim(o, run[k], po, ck, jp, &t);
+        else {
+            if (jp) pb_json_str(&j, NULL, run[k]->name);
+            else
+                printf("claim      %s\nverdict    not checked (%s came first)\n\n", run[k]->name,
+                       pb_stop_by("the time limit"));
             t.skipped++;
-            continue;
         }
-        run_claim(o, run[k], po, o->json ? &j : NULL, &t);
     }
-    if (o->json) {
+    if (jp) {
         pb_json_end(&j);
         pb_json_bool(&j, "all_hold", !t.any_fail && !t.skipped);
         pb_json_int(&j, "not_checked", t.skipped);
         pb_json_end(&j);
     }
     return t;
+}
+
+/* The status of a run that went through its claims: a stop first (the
+ * output is partial, and --resume goes on), then a failed write, then a
+ * failed claim. */
+static int prove_status(const prove_tally *t, const prove_ckpt *ck) {
+    if (t->skipped || t->cut) {
+        fflush(stdout);
+        char saved[600] = "";
+        if (ck->path && ck->status == PB_EXIT_OK)
+            snprintf(saved, sizeof saved, "; the finished claims and fields are saved in %s (go on with --resume)",
+                     ck->path);
+        return pb_fail(PB_EXIT_STOPPED, "stopped by %s: %d claim%s not started%s (not exhaustive)%s",
+                       pb_stop_by("the time limit"), t->skipped, t->skipped == 1 ? "" : "s",
+                       t->cut ? ", the last one's walks cut short" : "", saved);
+    }
+    if (t->status != PB_EXIT_OK) return t->status;
+    if (ck->status != PB_EXIT_OK) return ck->status;
+    return t->any_fail ? PB_EXIT_CLAIM : PB_EXIT_OK;
 }
 
 int cmd_prove(int argc, char **argv) {
@@ -181,6 +316,11 @@ int cmd_prove(int argc, char **argv) {
         PB_OPT_DEPTH(o, "follow games for at most D turns (the check is then not exhaustive)"),
         PB_OPT_TIME_LIMIT(o, "stop walking after SECONDS: the claims not finished are reported\n"
                              "as not checked exhaustively (exit 3)"),
+        PB_OPT_TEXT("checkpoint", "FILE", &o.checkpoint,
+                    "save every claim finished, and every field walked of the claim\n"
+                    "under way, in FILE as it finishes (docs/cli.md)"),
+        PB_OPT_RESUME(o, "go on from the checkpoint FILE: its claims are reported as saved,\n"
+                         "the claim under way goes on from its next field"),
         PB_OPT_TEXT("out", "DIR", &o.out, "directory of the counterexample diagrams (default .)"),
         PB_OPT_FLAG("odd", &o.odd, "print the odd/even map of the field (the book's figure 4)"),
         PB_OPT_SVG(o, "with --odd: also write the map as SVG to FILE"),
@@ -195,24 +335,24 @@ int cmd_prove(int argc, char **argv) {
     if (nrun < 0) return PB_EXIT_USAGE;
     pb_field *f = pb_cli_field(&o);
     if (!f) return PB_EXIT_USAGE;
-    rc = odd_map(&o, f, nrun);
-    pb_field_free(f);
-    if (rc != PB_EXIT_OK) return rc;
-
+    prove_ckpt ck;
+    if ((rc = ckpt_open(&ck, &o, f, run, nrun)) != PB_CLI_GO || (rc = odd_map(&o, f, nrun)) != PB_EXIT_OK) {
+        pb_proofs_saved_free(&ck.s);
+        pb_field_free(f);
+        return rc;
+    }
     pb_proofs_opts po;
     memset(&po, 0, sizeof po);
     if (o.field_given) po.fields = &o.spec, po.nfields = 1;
     if (o.depth > 0) po.max_depth = o.depth;
     if (o.time_limit > 0) po.deadline = pb_walk_now() + o.time_limit;
-    prove_tally t = run_claims(&o, run, nrun, &po);
-    if (t.status != PB_EXIT_OK) return t.status;
-    if (t.any_fail) return PB_EXIT_CLAIM;
-    if (po.deadline > 0 && (t.skipped || pb_walk_now() >= po.deadline)) {
-        fflush(stdout);
-        return pb_fail(PB_EXIT_STOPPED,
-                       "stopped by the time limit: %d claim%s not started, the last one's walks cut "
-                       "short (not exhaustive)",
-                       t.skipped, t.skipped == 1 ? "" : "s");
-    }
-    return PB_EXIT_OK;
+    po.stop = pb_stop_flag();
+    struct sigaction old[2];
+    pb_stop_catch(old);
+    prove_tally t = run_claims(&o, run, nrun, &po, &ck);
+    pb_stop_restore(old);
+    rc = prove_status(&t, &ck);
+    pb_proofs_saved_free(&ck.s);
+    pb_field_free(f);
+    return rc;
 }

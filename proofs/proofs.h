@@ -164,6 +164,31 @@ int pb_proofs_centre_trap(const pb_field *f, int max_steps, uint64_t budget, pb_
  * Independent of pb_field (it only reads the spec). */
 long pb_proofs_count_empty(const pb_field_spec *s);
 
+/* The checkpoint of a run of claims (saved.c; the format is at its top):
+ * the claims finished, in the run's order, with their whole results, and
+ * the claim under way with the rows of its fields done and its carried
+ * state (pb_proofs_progress). */
+#define PB_PROOFS_KIND "PROV"
+typedef struct pb_proofs_saved {
+    int ndone;
+    pb_proofs_result *done;
+    int has_part;
+    pb_proofs_result part;
+    void *state; /* malloc'd */
+    size_t state_len;
+} pb_proofs_saved;
+
+/* Writes s to path through a temporary file renamed over it; the header
+ * names f (the run's field) and `run` (what the run checks, as text).  0,
+ * or -1 with a one-line message in err. */
+int pb_proofs_save(const char *path, const pb_field *f, const char *run, const pb_proofs_saved *s, char *err,
+                   size_t errlen);
+/* Reads a checkpoint of the same kind, field and run text into s (zeroed
+ * first).  0, or -1 with a one-line message in err: a damaged file, or a
+ * checkpoint of another run. */
+int pb_proofs_load(const char *path, const pb_field *f, const char *run, pb_proofs_saved *s, char *err, size_t errlen);
+void pb_proofs_saved_free(pb_proofs_saved *s);
+
 /* Writes res as text or JSON. */
 void pb_proofs_print(FILE *out, const pb_proofs_result *res);
 /* The JSON object of res, as one item of the array j is in. */
