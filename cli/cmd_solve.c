@@ -13,35 +13,7 @@
 #include "cli.h"
 #include "pictures.h"
 #include "cluster.h"
-
-/* The one piece of global mutable state: a signal handler can reach
- * nothing else.  The search only reads it (through pb_solve_opts.stop).
- * It holds the number of the signal that stopped the run (SIGINT, SIGTERM). */
-static volatile sig_atomic_t solve_interrupted;
-
-static void on_signal(int sig) { solve_interrupted = sig; }
-
-/* SIGINT (Ctrl-C) and SIGTERM (timeout, Slurm, kill) alike: the search
- * stops, what is proven is printed and saved.  old[2] gets the handlers
- * that stop_signals puts back. */
-static void catch_signals(struct sigaction old[2]) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old[0]);
-    sigaction(SIGTERM, &sa, &old[1]);
-}
-
-static void restore_signals(const struct sigaction old[2]) {
-    sigaction(SIGINT, &old[0], NULL);
-    sigaction(SIGTERM, &old[1], NULL);
-}
-
-/* What stopped the run, for the closing line. */
-static const char *stopped_by(const char *otherwise) {
-    return solve_interrupted == SIGTERM ? "SIGTERM" : solve_interrupted ? "Ctrl-C (SIGINT)" : otherwise;
-}
+#include "stop.h"
 
 /* --checkpoint FILE: the saved proofs of this run (solver/proven.h),
  * loaded with --resume, saved every --save-every seconds by a thread of
@@ -496,9 +468,9 @@ int cmd_solve(int argc, char **argv) {
     }
     if (o.match) {
         struct sigaction old[2];
-        catch_signals(old);
-        int st = pb_cli_match_solve(&o, f, &g, &solve_interrupted);
-        restore_signals(old);
+        pb_stop_catch(old);
+        int st = pb_cli_match_solve(&o, f, &g, pb_stop_flag());
+        pb_stop_restore(old);
         pb_game_free(&g);
         pb_field_free(f);
         return st;
@@ -536,9 +508,9 @@ int cmd_solve(int argc, char **argv) {
     }
     if (show.shortest) {
         struct sigaction old[2];
-        catch_signals(old);
-        rc = pb_cli_solve_shortest(&o, f, &g, &solve_interrupted);
-        restore_signals(old);
+        pb_stop_catch(old);
+        rc = pb_cli_solve_shortest(&o, f, &g, pb_stop_flag());
+        pb_stop_restore(old);
         goto end;
     }
     solve_ckpt ck;
@@ -571,13 +543,13 @@ int cmd_solve(int argc, char **argv) {
     so.threads = o.threads > 0 ? o.threads : 1;
     so.hash_bytes = o.memory ? (size_t)pb_parse_size(o.memory) : 0;
     so.time_limit = time_limit;
-    so.stop = &solve_interrupted;
+    so.stop = pb_stop_flag();
     so.progress = o.quiet ? NULL : stderr;
     so.first_turns = show.first_turns;
     so.algo = !strcmp(algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB;
     if (show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &show;
     struct sigaction old[2];
-    catch_signals(old);
+    pb_stop_catch(old);
     pb_solve_result r;
     pb_cluster_stats cs = {0};
 #ifdef PB_HAVE_MPI
@@ -588,7 +560,7 @@ int cmd_solve(int argc, char **argv) {
         co.first_turns = show.first_turns;
         co.job_nodes = job_nodes ? (uint64_t)pb_parse_size(job_nodes) : PB_CLUSTER_JOB_NODES;
         co.time_limit = time_limit;
-        co.stop = &solve_interrupted;
+        co.stop = pb_stop_flag();
         co.progress = o.quiet || rank ? NULL : stderr;
         co.proven = rank == 0 ? (ck.path ? &ck.store : NULL) : wload ? &wstore : NULL;
         rc = pb_cluster_solve(&cl, f, &g.pos, &co, &r, &cs);
@@ -596,7 +568,7 @@ int cmd_solve(int argc, char **argv) {
     } else
 #endif
         rc = pb_solve(f, &g.pos, &so, &r);
-    restore_signals(old);
+    pb_stop_restore(old);
     int wrc = ckpt_close(&ck, f, &g.pos, rc ? PB_UNKNOWN : r.value, rc ? NULL : &r);
     if (rc) {
         rc = rank ? PB_EXIT_MEMORY
@@ -619,7 +591,7 @@ int cmd_solve(int argc, char **argv) {
     if (status == PB_EXIT_OK) status = wrc;
     if (r.stopped) {
         fflush(stdout);
-        const char *by = stopped_by("the time limit");
+        const char *by = pb_stop_by("the time limit");
         char saved[600] = "";
         if (o.checkpoint && !wrc)
             snprintf(saved, sizeof saved, "; what is proven is saved in %s (go on with --resume)", o.checkpoint);
