@@ -59,7 +59,9 @@ static const char *about(char *buf, size_t len) {
                          "book game can be enumerated, and prints for each claim its statement, method,\n"
                          "the fields and counts checked, and the verdict.  A failed claim prints its shortest\n"
                          "counterexample as a game record and writes its diagram to DIR/counterexample-NAME.svg\n"
-                         "(--out, default the current directory).  Exit status 6 when a claim fails.\n\nClaims:\n");
+                         "(--out, default the current directory).  Exit status 6 when a claim fails.\n"
+                         "--time-limit, Ctrl-C or SIGTERM stop the walks: exit status 3, and with --checkpoint\n"
+                         "every claim and field finished is saved for --resume.\n\nClaims:\n");
     for (const pb_proofs_claim *c = pb_proofs_claims; c->name && n < len; c++)
         n += (size_t)snprintf(buf + n, len - n, "  %-16s %s\n", c->name, c->statement);
     return buf;

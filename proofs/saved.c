@@ -225,8 +225,7 @@ static const char *read_block(pb_creader *r, uint32_t tag, size_t len, pb_proofs
     return why;
 }
 
-int pb_proofs_load(const char *path, const pb_field *f, const char *run, pb_proofs_saved *s, char *err,
-                   size_t errlen) {
+int pb_proofs_load(const char *path, const pb_field *f, const char *run, pb_proofs_saved *s, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     pb_creader *r = pb_container_open(path, PB_PROOFS_KIND, &f->spec, 1, err, errlen);
     if (!r) return -1;
