@@ -202,6 +202,104 @@ static void test_last_move_small_field(void **state) {
     pb_proofs_result_free(&res);
 }
 
+/* ---- progress: saving a walking claim per field, and resuming it */
+
+typedef struct kept {
+    int n;
+    pb_proofs_result res[8];
+    unsigned char state[8][64];
+    size_t len[8];
+} kept;
+
+static void keep(void *ctx, const pb_proofs_result *res, const void *state, size_t len) {
+    kept *k = ctx;
+    assert_true(k->n < 8 && len <= 64);
+    pb_proofs_result_copy(&k->res[k->n], res);
+    memcpy(k->state[k->n], state, len);
+    k->len[k->n++] = len;
+}
+
+/* Everything a report shows, the seconds aside (a resumed field's are the
+ * saved ones, bit for bit; the others are timed again). */
+static void assert_same_result(const pb_proofs_result *a, const pb_proofs_result *b, int nsaved) {
+    assert_int_equal(a->verdict, b->verdict);
+    assert_int_equal(a->nfields, b->nfields);
+    for (int k = 0; k < a->nfields; k++) {
+        pb_proofs_field x = a->fields[k], y = b->fields[k];
+        if (k < nsaved) assert_memory_equal(&x.seconds, &y.seconds, sizeof x.seconds);
+        x.seconds = y.seconds = 0;
+        assert_memory_equal(&x, &y, sizeof x);
+    }
+    assert_string_equal(a->summary, b->summary);
+    assert_int_equal(a->has_cx, b->has_cx);
+    assert_int_equal(a->cx_turns, b->cx_turns);
+    assert_string_equal(a->cx_what, b->cx_what);
+    assert_string_equal(a->cx_record, b->cx_record);
+    assert_string_equal(a->cx_svg, b->cx_svg);
+}
+
+static void test_progress_resume(void **state) {
+    (void)state;
+    /* last-move-red keeps the counterexample of fewest turns over the
+     * fields: 4 turns on (2;2;4), kept over the 5 of (2;4;2) only by the
+     * state carried (the fewest turns so far), then 3 on (2;2;2). */
+    pb_field_spec fs[3] = {book(2, 2, 4), book(2, 4, 2), book(2, 2, 2)};
+    kept k;
+    memset(&k, 0, sizeof k);
+    pb_proofs_progress pr = {.save = keep, .ctx = &k};
+    pb_proofs_opts o;
+    memset(&o, 0, sizeof o);
+    o.fields = fs, o.nfields = 3, o.progress = &pr;
+    o.no_trap_search = 1; /* the walks' counterexamples only */
+    pb_proofs_result full;
+    assert_int_equal(run("last-move-red", &o, &full), PB_VERDICT_FAILS);
+    assert_int_equal(k.n, 3); /* one save per field */
+    assert_int_equal(full.cx_turns, 3);
+    assert_int_equal(k.res[0].cx_turns, 4);
+    assert_int_equal(k.res[1].cx_turns, 4);
+    for (int i = 0; i < 2; i++) {
+        /* Resumed after field i+1: the same result, and no more saves of
+         * the fields already done. */
+        kept again;
+        memset(&again, 0, sizeof again);
+        pb_proofs_progress rp = {keep, &again, &k.res[i], k.state[i], k.len[i]};
+        o.progress = &rp;
+        pb_proofs_result res;
+        assert_int_equal(run("last-move-red", &o, &res), PB_VERDICT_FAILS);
+        assert_same_result(&full, &res, i + 1);
+        assert_int_equal(again.n, 2 - i);
+        for (int j = 0; j < again.n; j++) {
+            /* and every save after it is the one the whole run made */
+            assert_same_result(&k.res[i + 1 + j], &again.res[j], i + 1);
+            assert_int_equal(again.len[j], k.len[i + 1 + j]);
+            assert_memory_equal(again.state[j], k.state[i + 1 + j], k.len[i + 1 + j]);
+            pb_proofs_result_free(&again.res[j]);
+        }
+        pb_proofs_result_free(&res);
+    }
+    /* A deadline passed, or the stop flag up: the walks are cut short, the
+     * result is partial and nothing is saved. */
+    kept none;
+    memset(&none, 0, sizeof none);
+    pb_proofs_progress np = {.save = keep, .ctx = &none};
+    o.progress = &np;
+    volatile sig_atomic_t stop = SIGTERM;
+    o.stop = &stop;
+    pb_proofs_result cut;
+    run("no-draws", &o, &cut);
+    assert_true(cut.interrupted);
+    assert_false(cut.fields[0].complete);
+    assert_int_equal(none.n, 0);
+    pb_proofs_result_free(&cut);
+    o.stop = NULL, o.deadline = pb_walk_now() - 1;
+    run("no-draws", &o, &cut);
+    assert_true(cut.interrupted);
+    assert_int_equal(none.n, 0);
+    pb_proofs_result_free(&cut);
+    for (int j = 0; j < k.n; j++) pb_proofs_result_free(&k.res[j]);
+    pb_proofs_result_free(&full);
+}
+
 /* ---- first-moves */
 
 static void test_first_moves(void **state) {
@@ -328,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_centre_trap_search),
         cmocka_unit_test(test_last_move_trapped_game),
         cmocka_unit_test(test_last_move_small_field),
+        cmocka_unit_test(test_progress_resume),
         cmocka_unit_test(test_first_moves),
         cmocka_unit_test(test_no_draws),
         cmocka_unit_test(test_dead_end_odd),
