@@ -62,6 +62,57 @@ typedef struct last_run {
     int cx_turns; /* turns of the counterexample kept: the fewest over the fields */
 } last_run;
 
+/* A violation the walks met on a field: noted, and kept as the claim's
+ * counterexample if it has the fewest turns so far over the fields. */
+static void last_keep_cx(last_run *run, const pb_claim_field *cf, pb_proofs_result *res) {
+    pb_proofs_field *pf = cf->pf;
+    pb_proofs_result *tmp = cf->cx;
+    run->failed = 1;
+    pf->failed = 1;
+    int turns = tmp->cx_turns;
+    if (tmp->cx_record)
+        pb_claim_notef(pf->note, sizeof pf->note, "first violation breadth-first: %s; ", tmp->cx_record);
+    if (res->has_cx && turns >= run->cx_turns) return;
+    free(res->cx_record), free(res->cx_svg);
+    res->has_cx = 1, res->cx_spec = tmp->cx_spec, res->cx_from_start = tmp->cx_from_start;
+    res->cx_record = tmp->cx_record, res->cx_svg = tmp->cx_svg, res->cx_turns = tmp->cx_turns;
+    tmp->cx_record = tmp->cx_svg = NULL;
+    pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (fewest segments: breadth-first)",
+                  cf->desc, cf->why, turns);
+    run->cx_turns = turns;
+}
+
+/* The targeted search for the exception on a walked field: the shortest
+ * game trapped on the centre, in the note, and for the book's statement a
+ * counterexample when it is shorter than the one kept. */
+static void last_trap(const pb_proofs_opts *o, last_run *run, const pb_claim_field *cf, pb_proofs_result *res) {
+    const pb_field *f = cf->f;
+    pb_proofs_field *pf = cf->pf;
+    int bound = o->trap_max_steps > 0 ? o->trap_max_steps : 24;
+    pb_game g;
+    uint64_t nodes = 0;
+    int steps = pb_proofs_centre_trap(f, bound, 200000000ULL, &g, &nodes);
+    if (steps > 0) {
+        pb_claim_notef(pf->note, sizeof pf->note, "; shortest centre trap: %d steps, %d turns (%llu search nodes)",
+                       steps, g.nturns, (unsigned long long)nodes);
+        if (!run->exact && (!res->has_cx || g.nturns < run->cx_turns)) {
+            run->failed = 1, pf->failed = 1;
+            char nb[8], what[256];
+            pb_claim_setf(what, sizeof what,
+                          "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest possible: "
+                          "iterative deepening)",
+                          cf->desc, pb_node_name(f, f->centre, nb), g.nturns, steps);
+            pb_claim_set_cx(res, &g, 1, "%s", what);
+            run->cx_turns = g.nturns;
+        }
+    } else if (steps == 0) {
+        pb_claim_notef(pf->note, sizeof pf->note, "; no centre trap within %d steps", bound);
+    } else {
+        pb_claim_notef(pf->note, sizeof pf->note, "; centre-trap search ran out of budget");
+    }
+    pb_game_free(&g);
+}
+
 /* After the walks of a field: keeps the shortest counterexample, writes the
  * note, and runs the targeted search for the exception (a game trapped on
  * the centre). */
@@ -71,28 +122,11 @@ static void last_field(const pb_claim_walk *w, const pb_proofs_opts *o, const pb
     last_run *run = w->arg;
     const pb_field *f = cf->f;
     pb_proofs_field *pf = cf->pf;
-    pb_proofs_result *tmp = cf->cx;
     /* Goal nodes must be odd for the claim to mean anything per outcome. */
     int goal_even = 0;
     for (int i = 0; i < f->nlattice; i++)
         if ((f->flags[i] & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) && !(f->flags[i] & PB_ODD)) goal_even++;
-    if (cf->stop) {
-        run->failed = 1;
-        pf->failed = 1;
-        /* Keep the shortest counterexample (fewest turns) over the fields. */
-        int turns = tmp->cx_turns;
-        if (tmp->cx_record)
-            pb_claim_notef(pf->note, sizeof pf->note, "first violation breadth-first: %s; ", tmp->cx_record);
-        if (!res->has_cx || turns < run->cx_turns) {
-            free(res->cx_record), free(res->cx_svg);
-            res->has_cx = 1, res->cx_spec = tmp->cx_spec, res->cx_from_start = tmp->cx_from_start;
-            res->cx_record = tmp->cx_record, res->cx_svg = tmp->cx_svg, res->cx_turns = tmp->cx_turns;
-            tmp->cx_record = tmp->cx_svg = NULL;
-            pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s: %s, after %d turns (fewest segments: breadth-first)",
-                          cf->desc, cf->why, turns);
-            run->cx_turns = turns;
-        }
-    }
+    if (cf->stop) last_keep_cx(run, cf, res);
     pb_claim_notef(pf->note, sizeof pf->note,
                    "finishes: %llu goals (all goal nodes odd: %s), %llu dead ends on odd nodes, %llu dead ends "
                    "on the centre%s",
@@ -102,32 +136,7 @@ static void last_field(const pb_claim_walk *w, const pb_proofs_opts *o, const pb
         pb_claim_notef(pf->note, sizeof pf->note, "; walks: first centre trap after %d segments", x->min_centre);
     if (xt->min_centre) pb_claim_notef(pf->note, sizeof pf->note, ", fewest turns to a centre trap %d", xt->min_centre);
     if (goal_even) run->failed = 1;
-    /* The targeted search for the exception: a game trapped on the centre. */
-    if (!o->no_trap_search && !o->start && !o->start_game) {
-        pb_game g;
-        uint64_t nodes = 0;
-        int steps = pb_proofs_centre_trap(f, o->trap_max_steps > 0 ? o->trap_max_steps : 24, 200000000ULL, &g, &nodes);
-        if (steps > 0) {
-            pb_claim_notef(pf->note, sizeof pf->note, "; shortest centre trap: %d steps, %d turns (%llu search nodes)",
-                           steps, g.nturns, (unsigned long long)nodes);
-            if (!run->exact && (!res->has_cx || g.nturns < run->cx_turns)) {
-                run->failed = 1, pf->failed = 1;
-                char nb[8], what[256];
-                pb_claim_setf(what, sizeof what,
-                              "%s: the ball is trapped on the centre %s after %d turns (%d segments, fewest possible: "
-                              "iterative deepening)",
-                              cf->desc, pb_node_name(f, f->centre, nb), g.nturns, steps);
-                pb_claim_set_cx(res, &g, 1, "%s", what);
-                run->cx_turns = g.nturns;
-            }
-        } else if (steps == 0) {
-            pb_claim_notef(pf->note, sizeof pf->note, "; no centre trap within %d steps",
-                           o->trap_max_steps > 0 ? o->trap_max_steps : 24);
-        } else {
-            pb_claim_notef(pf->note, sizeof pf->note, "; centre-trap search ran out of budget");
-        }
-        pb_game_free(&g);
-    }
+    if (!o->no_trap_search && !o->start && !o->start_game) last_trap(o, run, cf, res);
 }
 
 /* The book's field and the international one are far too big to walk: the
