@@ -100,6 +100,68 @@ void pb_claim_walk_start(const pb_proofs_opts *o, const pb_field *f, pb_game *g,
  * (every route listed: the route count grows fast). */
 static int turn_walk_small(const pb_field *f) { return f->nempty <= 4 && f->spec.width == 2; }
 
+/* The step-level walk of a field (every reachable state, every step),
+ * its figures into pf; a violation traced into res as the counterexample
+ * of fewest segments.  Returns 1 when a visitor stopped it; *complete: it
+ * walked every state. */
+static int step_walk(const pb_proofs_opts *o, const pb_field *f, const pb_walk_limits *lim,
+                     const pb_stepwalk_visitor *sv, pb_proofs_field *pf, pb_proofs_result *res, const char *what,
+                     int *complete) {
+    pb_stepwalk w;
+    pb_game g;
+    pb_position start;
+    int d0;
+    pb_claim_walk_start(o, f, &g, &start, &d0);
+    pb_walk_limits slim = *lim;
+    slim.max_depth = 0;
+    int stopped = pb_stepwalk_run(&w, f, &start, &slim, sv);
+    pf->stepwalk = 1;
+    *complete = w.complete && !stopped;
+    pf->states = w.states, pf->steps = w.steps, pf->fsteps = w.finishing;
+    pf->step_games = w.games, pf->games_overflow |= w.games_overflow;
+    pf->step_levels = w.depth_done + 1;
+    if (stopped) {
+        if (pb_stepwalk_trace(&w, &g) == 0)
+            pb_claim_set_cx(res, &g, !o->start || o->start_game, "%s (turn %d, %d segments: fewest segments)",
+                            what[0] ? what : "violation", g.nturns, pb_position_drawn_count(f, &g.pos));
+        else pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what), res->has_cx = 1;
+    }
+    pb_stepwalk_free(&w);
+    pb_game_free(&g);
+    return stopped;
+}
+
+/* The turn-level walk of a field (every distinct position per turn, every
+ * route), its figures into pf; a violation traced into res as the
+ * counterexample of fewest turns.  Returns 1 when a visitor stopped it;
+ * *complete: it followed every game to its end. */
+static int turn_walk(const pb_proofs_opts *o, const pb_field *f, const pb_walk_limits *lim, const pb_walk_visitor *tv,
+                     pb_proofs_field *pf, pb_proofs_result *res, const char *what_turn, int *complete) {
+    pb_walk w;
+    pb_game g;
+    pb_position start;
+    int d0;
+    pb_claim_walk_start(o, f, &g, &start, &d0);
+    int st = pb_walk_run(&w, f, &start, d0, lim, tv);
+    pf->turnwalk = 1;
+    *complete = w.complete && !st;
+    pf->depth = d0 + w.depth_done + 1;
+    pf->positions = w.positions;
+    pf->routes = w.routes;
+    pf->finished = w.finished;
+    pf->games = w.games;
+    pf->games_overflow |= w.games_overflow;
+    if (st) {
+        if (pb_walk_trace(&w, &g) == 0)
+            pb_claim_set_cx(res, &g, !o->start || o->start_game, "%s (turn %d: fewest turns)",
+                            what_turn[0] ? what_turn : "violation", g.nturns);
+        else pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what_turn), res->has_cx = 1;
+    }
+    pb_walk_free(&w);
+    pb_game_free(&g);
+    return st;
+}
+
 /* Walks one field: the step-level walk (every reachable state, every step:
  * the primary exhaustive method), and the turn-level walk (every distinct
  * position per turn, every route) on small fields as a cross-check, or alone
@@ -118,53 +180,11 @@ static int walk_field(const pb_proofs_opts *o, const pb_field *f, const pb_walk_
                           .max_positions = o->max_positions ? o->max_positions : 16000000,
                           .max_seconds = cap,
                           .stop = o->stop};
-    pb_game g;
-    pb_position start;
-    int d0, stopped = 0, step_complete = 0, turn_complete = 0;
-    if (sv && o->max_depth <= 0) {
-        pb_stepwalk w;
-        pb_claim_walk_start(o, f, &g, &start, &d0);
-        pb_walk_limits slim = lim;
-        slim.max_depth = 0;
-        stopped = pb_stepwalk_run(&w, f, &start, &slim, sv);
-        pf->stepwalk = 1;
-        step_complete = w.complete && !stopped;
-        pf->states = w.states, pf->steps = w.steps, pf->fsteps = w.finishing;
-        pf->step_games = w.games, pf->games_overflow |= w.games_overflow;
-        pf->step_levels = w.depth_done + 1;
-        if (stopped) {
-            if (pb_stepwalk_trace(&w, &g) == 0)
-                pb_claim_set_cx(res, &g, !o->start || o->start_game, "%s (turn %d, %d segments: fewest segments)",
-                                what[0] ? what : "violation", g.nturns, pb_position_drawn_count(f, &g.pos));
-            else pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what), res->has_cx = 1;
-        }
-        pb_stepwalk_free(&w);
-        pb_game_free(&g);
-    }
+    int stopped = 0, step_complete = 0, turn_complete = 0;
+    if (sv && o->max_depth <= 0) stopped = step_walk(o, f, &lim, sv, pf, res, what, &step_complete);
     int want_turns =
         tv && !stopped && o->turn_walk >= 0 && (o->max_depth > 0 || !sv || o->turn_walk > 0 || turn_walk_small(f));
-    if (want_turns) {
-        pb_walk w;
-        pb_claim_walk_start(o, f, &g, &start, &d0);
-        int st = pb_walk_run(&w, f, &start, d0, &lim, tv);
-        pf->turnwalk = 1;
-        turn_complete = w.complete && !st;
-        pf->depth = d0 + w.depth_done + 1;
-        pf->positions = w.positions;
-        pf->routes = w.routes;
-        pf->finished = w.finished;
-        pf->games = w.games;
-        pf->games_overflow |= w.games_overflow;
-        if (st) {
-            stopped = 1;
-            if (pb_walk_trace(&w, &g) == 0)
-                pb_claim_set_cx(res, &g, !o->start || o->start_game, "%s (turn %d: fewest turns)",
-                                what_turn[0] ? what_turn : "violation", g.nturns);
-            else pb_claim_setf(res->cx_what, sizeof res->cx_what, "%s (trace failed)", what_turn), res->has_cx = 1;
-        }
-        pb_walk_free(&w);
-        pb_game_free(&g);
-    }
+    if (want_turns) stopped = turn_walk(o, f, &lim, tv, pf, res, what_turn, &turn_complete);
     pf->complete = !stopped && (pf->stepwalk ? step_complete : turn_complete);
     if (step_complete && turn_complete) {
         pf->xcheck = pf->games == pf->step_games && !pf->games_overflow ? 1 : -1;

@@ -5,6 +5,58 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every step from the state q (count paths reach it, at level lev): the
+ * finishing ones counted, the others into next.  Returns 1 when a visitor
+ * stopped the walk (where: in w). */
+static int expand_state(pb_stepwalk *w, const pb_stepwalk_visitor *v, pb_position *q, uint64_t cnt, int lev,
+                        pb_posset *next) {
+    const pb_field *f = w->f;
+    pb_position before = *q;
+    for (int d = 0; d < 8; d++) {
+        if (!pb_free(f, q, q->ball, d)) continue;
+        pb_undo u;
+        int loser;
+        pb_step_result r = pb_step(f, q, d, &u, &loser);
+        w->steps++;
+        if (v && v->step && v->step(v->ctx, f, &before, q, d, r, loser, cnt)) {
+            w->stopped = 1, w->stop_level = lev, w->stop_before = before, w->stop_dir = d;
+            return 1;
+        }
+        if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) {
+            w->finishing++;
+            w->games_overflow |= __builtin_add_overflow(w->games, cnt, &w->games);
+        } else {
+            pb_posset_add(next, f, q, cnt);
+        }
+        pb_unstep(f, q, &u);
+    }
+    return 0;
+}
+
+/* Expands level lev into level lev+1.  Returns 1 when a limit was hit on
+ * the way (the walk stops incomplete); a visitor's stop is in w->stopped. */
+static int expand_level(pb_stepwalk *w, const pb_walk_limits *lim, const pb_stepwalk_visitor *v, int lev, size_t stored,
+                        double t0) {
+    const pb_field *f = w->f;
+    pb_posset *cur = &w->levels[lev], *next = &w->levels[lev + 1];
+    pb_posset_init(next, f);
+    w->nlevels++;
+    size_t visited = 0;
+    for (size_t i = 0; i < cur->cap && !w->stopped; i++) {
+        pb_position q;
+        uint64_t cnt;
+        if (!pb_posset_get(cur, f, i, &q, &cnt)) continue;
+        w->states++;
+        if (v && v->state && v->state(v->ctx, f, &q, lev)) {
+            w->stopped = 1, w->stop_level = lev, w->stop_before = q, w->stop_dir = -1;
+            break;
+        }
+        if (expand_state(w, v, &q, cnt, lev, next)) break;
+        if ((++visited & 1023) == 0 && pb_walk_limits_hit(lim, stored + next->size, t0)) return 1;
+    }
+    return 0;
+}
+
 int pb_stepwalk_run(pb_stepwalk *w, const pb_field *f, const pb_position *start, const pb_walk_limits *lim,
                     const pb_stepwalk_visitor *v) {
     static const pb_walk_limits nolim = {0};
@@ -19,55 +71,16 @@ int pb_stepwalk_run(pb_stepwalk *w, const pb_field *f, const pb_position *start,
     pb_posset_add(&w->levels[0], f, start, 1);
     w->nlevels = 1;
     size_t stored = 1;
-    int over = 0;
-    for (int lev = 0; !w->stopped && !over; lev++) {
-        pb_posset *cur = &w->levels[lev];
-        if (cur->size == 0) {
+    for (int lev = 0; !w->stopped; lev++) {
+        if (w->levels[lev].size == 0) {
             w->complete = 1;
             break;
         }
         if (lim->max_depth > 0 && lev >= lim->max_depth) break;
         assert(lev + 1 < cap);
-        pb_posset *next = &w->levels[lev + 1];
-        pb_posset_init(next, f);
-        w->nlevels++;
-        size_t visited = 0;
-        for (size_t i = 0; i < cur->cap && !w->stopped; i++) {
-            pb_position q;
-            uint64_t cnt;
-            if (!pb_posset_get(cur, f, i, &q, &cnt)) continue;
-            w->states++;
-            if (v && v->state && v->state(v->ctx, f, &q, lev)) {
-                w->stopped = 1, w->stop_level = lev, w->stop_before = q, w->stop_dir = -1;
-                break;
-            }
-            pb_position before = q;
-            for (int d = 0; d < 8; d++) {
-                if (!pb_free(f, &q, q.ball, d)) continue;
-                pb_undo u;
-                int loser;
-                pb_step_result r = pb_step(f, &q, d, &u, &loser);
-                w->steps++;
-                if (v && v->step && v->step(v->ctx, f, &before, &q, d, r, loser, cnt)) {
-                    w->stopped = 1, w->stop_level = lev, w->stop_before = before, w->stop_dir = d;
-                    break;
-                }
-                if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) {
-                    w->finishing++;
-                    w->games_overflow |= __builtin_add_overflow(w->games, cnt, &w->games);
-                } else {
-                    pb_posset_add(next, f, &q, cnt);
-                }
-                pb_unstep(f, &q, &u);
-            }
-            if ((++visited & 1023) == 0) {
-                over = pb_walk_limits_hit(lim, stored + next->size, t0);
-                if (over) break;
-            }
-        }
-        if (w->stopped || over) break;
+        if (expand_level(w, lim, v, lev, stored, t0) || w->stopped) break;
         w->depth_done = lev;
-        stored += next->size;
+        stored += w->levels[lev + 1].size;
         if (pb_walk_limits_hit(lim, stored, t0)) break;
     }
     w->seconds = pb_walk_now() - t0;

@@ -52,6 +52,50 @@ static int expand_route(void *c, const pb_field *f, pb_position *after, const pb
     return 0;
 }
 
+/* The positions of level lev, the last one the depth allows: visited, not
+ * expanded. */
+static void visit_last(pb_walk *w, const pb_walk_visitor *v, int lev) {
+    const pb_posset *cur = &w->levels[lev];
+    for (size_t i = 0; i < cur->cap && !w->stopped; i++) {
+        pb_position q;
+        uint64_t cnt;
+        if (!pb_posset_get(cur, w->f, i, &q, &cnt)) continue;
+        w->positions++;
+        if (v->position && v->position(v->ctx, w->f, &q, w->depth0 + lev, cnt))
+            w->stopped = 1, w->stop_depth = lev, w->stop_before = q;
+    }
+}
+
+/* Expands level lev into a new level lev+1: every route from every
+ * position.  Returns 1 when a limit was hit on the way (the walk stops
+ * incomplete); a visitor's stop is in w->stopped. */
+static int expand_level(pb_walk *w, int *cap, const pb_walk_limits *lim, const pb_walk_visitor *v, int lev,
+                        size_t stored, double t0) {
+    const pb_field *f = w->f;
+    if (w->nlevels == *cap) {
+        *cap *= 2;
+        w->levels = realloc(w->levels, sizeof(pb_posset) * (size_t)*cap);
+    }
+    pb_posset *cur = &w->levels[lev], *next = &w->levels[lev + 1];
+    pb_posset_init(next, f);
+    w->nlevels++;
+    expand x = {w, v, lim, NULL, next, w->depth0 + lev, 0, 0, t0};
+    size_t visited = 0;
+    for (size_t i = 0; i < cur->cap && !w->stopped && !x.over; i++) {
+        pb_position q;
+        if (!pb_posset_get(cur, f, i, &q, &x.count)) continue;
+        w->positions++;
+        if (v->position && v->position(v->ctx, f, &q, w->depth0 + lev, x.count)) {
+            w->stopped = 1, w->stop_depth = lev, w->stop_before = q;
+            break;
+        }
+        x.before = &q;
+        pb_routes_foreach(f, &q, expand_route, &x);
+        if ((++visited & 255) == 0) x.over = pb_walk_limits_hit(lim, stored + next->size, t0);
+    }
+    return x.over;
+}
+
 int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0, const pb_walk_limits *lim,
                 const pb_walk_visitor *v) {
     static const pb_walk_limits nolim = {0};
@@ -70,51 +114,18 @@ int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0,
     w->nlevels = 1;
     size_t stored = 1;
     for (int lev = 0;; lev++) {
-        pb_posset *cur = &w->levels[lev];
-        if (cur->size == 0) {
+        if (w->levels[lev].size == 0) {
             w->complete = 1;
             break;
         }
         if (lim->max_depth > 0 && lev >= lim->max_depth) {
-            /* Visit the positions of the last level, but do not expand. */
-            for (size_t i = 0; i < cur->cap && !w->stopped; i++) {
-                pb_position q;
-                uint64_t cnt;
-                if (!pb_posset_get(cur, f, i, &q, &cnt)) continue;
-                w->positions++;
-                if (v->position && v->position(v->ctx, f, &q, d0 + lev, cnt)) {
-                    w->stopped = 1, w->stop_depth = lev, w->stop_before = q;
-                }
-            }
+            visit_last(w, v, lev);
             break;
         }
-        if (w->nlevels == cap) {
-            cap *= 2;
-            w->levels = realloc(w->levels, sizeof(pb_posset) * (size_t)cap);
-            cur = &w->levels[lev];
-        }
-        pb_posset *next = &w->levels[lev + 1];
-        pb_posset_init(next, f);
-        w->nlevels++;
-        expand x = {w, v, lim, NULL, next, d0 + lev, 0, 0, t0};
-        size_t visited = 0;
-        for (size_t i = 0; i < cur->cap && !w->stopped && !x.over; i++) {
-            pb_position q;
-            if (!pb_posset_get(cur, f, i, &q, &x.count)) continue;
-            w->positions++;
-            if (v->position && v->position(v->ctx, f, &q, d0 + lev, x.count)) {
-                w->stopped = 1, w->stop_depth = lev, w->stop_before = q;
-                break;
-            }
-            x.before = &q;
-            pb_routes_foreach(f, &q, expand_route, &x);
-            if ((++visited & 255) == 0) {
-                x.over = pb_walk_limits_hit(lim, stored + next->size, t0);
-            }
-        }
-        if (w->stopped || x.over) break;
+        int over = expand_level(w, &cap, lim, v, lev, stored, t0);
+        if (w->stopped || over) break;
         w->depth_done = lev;
-        stored += next->size;
+        stored += w->levels[lev + 1].size;
         if (pb_walk_limits_hit(lim, stored, t0)) break;
     }
     w->seconds = pb_walk_now() - t0;
