@@ -126,6 +126,8 @@ typedef struct prove_ckpt {
     int status; /* PB_EXIT_OK, or PB_EXIT_WRITE after a failed save */
 } prove_ckpt;
 
+/* Writes the checkpoint as it stands; the first failure is said at once and
+ * is the run's status at the end (exit 5), the claims go on. */
 static void ckpt_write(prove_ckpt *c) {
     char err[512];
     if (pb_proofs_save(c->path, c->f, c->run, &c->s, err, sizeof err) && c->status == PB_EXIT_OK)
