@@ -98,4 +98,11 @@ refused "a solve checkpoint" "not the kind of file expected" "$pb" prove "${walk
 refused "exists" "add --resume" "$pb" prove "${walks[@]}" --checkpoint t.ckpt
 refused "resume alone" "--resume needs --checkpoint" "$pb" prove "${walks[@]}" --resume
 
+# A checkpoint that cannot be written is found before any claim runs: one
+# line, exit 5, nothing printed.
+"$pb" prove --claim empty-count --checkpoint no-such-dir/x.ckpt >out.txt 2>err.txt
+check "unwritable checkpoint: exit" 5 $?
+check "unwritable checkpoint: one line" 1 "$(wc -l <err.txt)"
+check "unwritable checkpoint: no report" 0 "$(wc -c <out.txt)"
+
 finish
