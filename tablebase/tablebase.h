@@ -60,6 +60,10 @@ void pb_tb_pack(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, 
  * Returns 1 if p is its own mirror image (the class has one position), 2
  * otherwise. */
 int pb_tb_canon(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key);
+/* pb_tb_canon of the position with segment words seg (f->nwords of them)
+ * and the ball at `ball`: a mid-turn key (pb_position_pack) needs no
+ * position built. */
+int pb_tb_canon_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, uint64_t *key);
 /* The position of a key with `to_move` to move. */
 void pb_tb_unpack(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *key, int to_move, pb_position *p);
 /* The layer of a position: nodes empty at the start that are occupied now. */

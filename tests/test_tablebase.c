@@ -473,6 +473,70 @@ static void test_key_sort(void **state) {
         }
 }
 
+/* Keys against a byte-by-byte packing written here (docs/tablebase.md's
+ * table: ball in bytes 0-1, segment s in byte 2 + s/8, bit 7 - s%8), and
+ * classes against the smaller of the keys of a position and its mirror
+ * image (pb_position_mirror), on random segment sets of fields whose keys
+ * take one word to several, with the ball on every node (middle column
+ * included). */
+static void ref_pack(const pb_field *f, const pb_position *p, int kw, uint64_t *key) {
+    memset(key, 0, sizeof(uint64_t) * (size_t)kw);
+    unsigned char bytes[8 * PB_TB_MAX_KW];
+    memset(bytes, 0, sizeof bytes);
+    bytes[0] = (unsigned char)(p->ball >> 8), bytes[1] = (unsigned char)(p->ball & 0xff);
+    for (int s = 0; s < f->nsegments; s++)
+        if (p->seg[s >> 6] >> (s & 63) & 1) bytes[2 + s / 8] |= (unsigned char)(0x80u >> (s % 8));
+    for (int b = 0; b < 8 * kw; b++) key[b / 8] = key[b / 8] << 8 | bytes[b];
+}
+
+static void test_keys_and_classes(void **state) {
+    (void)state;
+    const tcase fields[] = {{PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW},
+                            {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW},
+                            {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_DRAW},
+                            {PB_RULES_BOOK, 4, 8, 10, 0, PB_DEAD_END_DRAW}};
+    uint64_t rng = 777;
+    int self = 0;
+    for (int fi = 0; fi < 4; fi++) {
+        pb_field *f = field_of(&fields[fi]);
+        pb_tb_keyfmt k;
+        pb_tb_keyfmt_init(&k, f);
+        for (int ball = 0; ball < f->nlattice; ball++) {
+            if (!pb_is_node(f, ball)) continue;
+            for (int t = 0; t < 30; t++) {
+                pb_position p, m;
+                memset(&p, 0, sizeof p);
+                for (int s = 0; s < f->nsegments; s++) {
+                    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                    /* Sparse, dense and empty segment sets; some symmetric. */
+                    if (t % 3 && rng % (unsigned)(t % 3 == 1 ? 9 : 2) == 0) p.seg[s >> 6] |= 1ULL << (s & 63);
+                }
+                if (t % 10 == 9) {
+                    pb_position_mirror(f, &p, &m, 1, 0);
+                    for (int w = 0; w < f->nwords; w++) p.seg[w] |= m.seg[w];
+                }
+                p.ball = (int16_t)ball;
+                pb_position_refresh(f, &p);
+                pb_position_mirror(f, &p, &m, 1, 0);
+                uint64_t want[PB_TB_MAX_KW], wm[PB_TB_MAX_KW], got[PB_TB_MAX_KW];
+                ref_pack(f, &p, k.kw, want);
+                pb_tb_pack(f, &k, &p, got);
+                assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                ref_pack(f, &m, k.kw, wm);
+                int c = pb_tb_cmp(wm, want, k.kw);
+                if (c < 0) memcpy(want, wm, sizeof want);
+                assert_int_equal(pb_tb_canon(f, &k, &p, got), c == 0 ? 1 : 2);
+                assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                assert_int_equal(pb_tb_canon_segs(f, &k, m.seg, m.ball, got), c == 0 ? 1 : 2);
+                assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                self += c == 0;
+            }
+        }
+        pb_field_free(f);
+    }
+    assert_true(self > 20);
+}
+
 static void test_line_and_turns(void **state) {
     (void)state;
     tcase c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW};
@@ -510,6 +574,7 @@ int main(void) {
         cmocka_unit_test(test_container_refuses),
         cmocka_unit_test(test_line_and_turns),
         cmocka_unit_test(test_key_sort),
+        cmocka_unit_test(test_keys_and_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
