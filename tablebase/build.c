@@ -146,39 +146,62 @@ typedef struct kbuf {
 
 typedef struct fwd_ctx {
     builder *b;
-    kbuf *buf;
-    int next_layer;
-    int bad_layer;
+    pb_tb_keyset *set;
+    const pb_position *parent; /* the position whose turns are walked */
+    int failed, bad_layer;
 } fwd_ctx;
 
-/* Room for one more key: sorts and strips repeats when full, and doubles the
- * buffer when that frees less than half of it. */
-static int kbuf_room(builder *b, kbuf *kb) {
-    if (kb->n < kb->cap) return 0;
-    int kw = b->k.kw;
-    kb->n = pb_tb_sort_unique(kb->keys, kb->n, kw);
-    if (kb->cap && kb->n * 2 <= kb->cap) return 0;
-    size_t cap = kb->cap ? kb->cap * 2 : 4096;
-    if (charge(b, (long long)(cap - kb->cap) * 8 * kw)) return -1;
-    uint64_t *k = realloc(kb->keys, cap * (size_t)kw * 8);
-    if (!k) {
-        atomic_store(&b->over, 1);
+/* Room for one more successor class in c->set, the growth charged. */
+static int fwd_room(fwd_ctx *c) {
+    pb_tb_keyset *s = c->set;
+    if (!pb_tb_keyset_full(s)) return 0;
+    long long old = (long long)(s->nslots * (size_t)s->kw * 8);
+    if (charge(c->b, (long long)pb_tb_keyset_grown_bytes(s))) return -1;
+    if (pb_tb_keyset_grow(s)) {
+        atomic_store(&c->b->over, 1);
         return -1;
     }
-    kb->keys = k, kb->cap = cap;
+    charge(c->b, -old);
     return 0;
+}
+
+/* Does the turn from parent to the position with segment words seg make
+ * exactly one node occupied, i.e. lead one layer deeper?  A node becomes
+ * occupied only as an end of a newly drawn segment, so the nodes to count
+ * are the ends of seg's segments that parent lacks which were empty in
+ * parent (neither marked at the start nor touched).  The parent's own
+ * layer is d (the root's is computed; each later layer checked so), so
+ * the successor's is d + 1 exactly when this holds: what pb_tb_layer_of
+ * would find, from the few new segments instead of every node. */
+static int fills_one_node(const pb_field *f, const pb_position *parent, const uint64_t *seg) {
+    int filled = -1;
+    for (int w = 0; w < f->nwords; w++)
+        for (uint64_t fresh = seg[w] & ~parent->seg[w]; fresh; fresh &= fresh - 1) {
+            const pb_segment *sg = &f->segs[w * 64 + __builtin_ctzll(fresh)];
+            const int ends[2] = {sg->a, sg->b};
+            for (int e = 0; e < 2; e++) {
+                if (pb_occupied(f, parent, ends[e]) || ends[e] == filled) continue;
+                if (filled >= 0) return 0;
+                filled = ends[e];
+            }
+        }
+    return filled >= 0;
 }
 
 static int fwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
     fwd_ctx *c = ctx;
     if (o->end != PB_END_NONE) return 0;
-    if (pb_tb_layer_of(f, o->after) != c->next_layer) {
+    if (!fills_one_node(f, c->parent, o->key)) {
         c->bad_layer = 1;
         return 1;
     }
-    if (kbuf_room(c->b, c->buf)) return 1;
-    pb_tb_canon(f, &c->b->k, o->after, c->buf->keys + c->buf->n * (size_t)c->b->k.kw);
-    c->buf->n++;
+    uint64_t key[PB_TB_MAX_KW];
+    pb_tb_canon_segs(f, &c->b->k, o->key, (int)(o->key[f->nwords] & 0xffff), key);
+    if (fwd_room(c)) {
+        c->failed = 1;
+        return 1;
+    }
+    pb_tb_keyset_add(c->set, key);
     return 0;
 }
 
@@ -208,30 +231,43 @@ static int merge_buffers(builder *b, kbuf *bufs, int nb, pb_tb_layer *next) {
     return 0;
 }
 
+/* Walks the turns of cur's positions (threads split them), each thread
+ * gathering the successor classes in its own set, then sorted into bufs[t]. */
+static void expand_layer(builder *b, const pb_tb_layer *cur, kbuf *bufs, atomic_int *failed, atomic_int *bad_layer) {
+    const int kw = b->k.kw;
+#pragma omp parallel num_threads(b->threads)
+    {
+        int t = omp_get_thread_num();
+        pb_turnwalk *tw = pb_turnwalk_new(b->f);
+        pb_turnwalk_set_keys_only(tw, 1);
+        pb_tb_keyset set;
+        pb_tb_keyset_init(&set, kw);
+        pb_position p;
+        fwd_ctx c = {b, &set, &p, 0, 0};
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < cur->n; i++) {
+            /* With no empty node left every turn ends the game: nothing
+             * to walk for (the deepest possible layer). */
+            if (atomic_load(failed) || cur->depth >= b->f->nempty) continue;
+            pb_tb_unpack(b->f, &b->k, cur->keys + i * (size_t)kw, cur->to_move, &p);
+            long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
+            if (r < 0 || c.failed) atomic_store(failed, 1);
+            if (c.bad_layer) atomic_store(bad_layer, 1);
+        }
+        long long slots = (long long)(set.nslots * (size_t)kw * 8);
+        bufs[t].keys = pb_tb_keyset_take_sorted(&set, &bufs[t].n);
+        bufs[t].cap = bufs[t].n;
+        charge(b, (long long)bufs[t].n * 8 * kw - slots);
+        pb_turnwalk_free(tw);
+    }
+}
+
 static pb_tb_status forward_step(builder *b, const pb_tb_layer *cur, pb_tb_layer *next) {
     int nt = b->threads;
     kbuf *bufs = calloc((size_t)nt, sizeof *bufs);
     atomic_int failed = 0, bad_layer = 0;
     int to_move = cur->to_move;
-#pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num();
-        pb_turnwalk *tw = pb_turnwalk_new(b->f);
-        fwd_ctx c = {b, &bufs[t], cur->depth + 1, 0};
-        pb_position p;
-#pragma omp for schedule(dynamic, 64)
-        for (size_t i = 0; i < cur->n; i++) {
-            /* With no empty node left every turn ends the game: nothing
-             * to walk for (the deepest possible layer). */
-            if (atomic_load(&failed) || cur->depth >= b->f->nempty) continue;
-            pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, to_move, &p);
-            long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
-            if (r < 0) atomic_store(&failed, 1);
-            if (c.bad_layer) atomic_store(&bad_layer, 1);
-        }
-        bufs[t].n = pb_tb_sort_unique(bufs[t].keys, bufs[t].n, b->k.kw);
-        pb_turnwalk_free(tw);
-    }
+    expand_layer(b, cur, bufs, &failed, &bad_layer);
     pb_tb_status st = PB_TB_OK;
     memset(next, 0, sizeof *next);
     next->depth = cur->depth + 1;

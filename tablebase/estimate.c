@@ -24,31 +24,34 @@ typedef struct est_ctx {
     size_t n, cap;
 } est_ctx;
 
+/* The successor classes of the positions expanded so far. */
+typedef struct est_walk {
+    const pb_tb_keyfmt *k;
+    pb_tb_keyset set;
+} est_walk;
+
 static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
-    est_ctx *c = ctx;
+    est_walk *w = ctx;
     if (o->end != PB_END_NONE) return 0;
-    if (c->n == c->cap) {
-        c->n = pb_tb_sort_unique(c->keys, c->n, c->k->kw);
-        if (!c->cap || c->n * 2 > c->cap) {
-            c->cap = c->cap ? 2 * c->cap : 4096;
-            c->keys = realloc(c->keys, c->cap * (size_t)c->k->kw * 8);
-        }
-    }
-    pb_tb_canon(f, c->k, o->after, c->keys + c->n * (size_t)c->k->kw);
-    c->n++;
-    return 0;
+    uint64_t key[PB_TB_MAX_KW];
+    pb_tb_canon_segs(f, w->k, o->key, (int)(o->key[f->nwords] & 0xffff), key);
+    return pb_tb_keyset_put(&w->set, key) < 0;
 }
 
 /* The sorted successor classes of keys[0..n-1] (layer parity to_move). */
 static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, const uint64_t *keys, size_t n,
                    int to_move, est_ctx *out) {
-    out->f = f, out->k = k, out->n = 0;
+    out->f = f, out->k = k;
+    est_walk w;
+    w.k = k;
+    pb_tb_keyset_init(&w.set, k->kw);
     pb_position p;
     for (size_t i = 0; i < n; i++) {
         pb_tb_unpack(f, k, keys + i * (size_t)k->kw, to_move, &p);
-        pb_turn_outcomes(tw, &p, est_one, out);
+        pb_turn_outcomes(tw, &p, est_one, &w);
     }
-    out->n = pb_tb_sort_unique(out->keys, out->n, k->kw);
+    out->keys = pb_tb_keyset_take_sorted(&w.set, &out->n);
+    out->cap = out->n;
 }
 
 static uint64_t next_rand(uint64_t *s) {
@@ -62,6 +65,7 @@ int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, siz
     pb_tb_keyfmt_init(&k, f);
     size_t kw = (size_t)k.kw;
     pb_turnwalk *tw = pb_turnwalk_new(f);
+    pb_turnwalk_set_keys_only(tw, 1);
     uint64_t rng = 0x9e3779b97f4a7c15ULL ^ seed;
     int d = pb_tb_layer_of(f, root), to_move = root->to_move, is_exact = 1;
     est_ctx cur = {f, &k, calloc(kw + 1, 8), 1, 1};

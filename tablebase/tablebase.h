@@ -79,6 +79,40 @@ long pb_tb_search(const uint64_t *keys, size_t n, int kw, const uint64_t *key);
 /* Sorts n keys and removes repeats; returns the new n. */
 size_t pb_tb_sort_unique(uint64_t *keys, size_t n, int kw);
 
+/* A set of keys (tablebase/keyset.c), kept at most half full.  The
+ * forward pass and the estimate gather a layer's successor classes in it
+ * and then take them sorted.  A key added waits in a short queue while its
+ * slot is fetched into the cache (the set is far larger than the cache and
+ * its slots are random), so that a few look-ups overlap. */
+#define PB_TB_KEYSET_QUEUE 8
+typedef struct pb_tb_keyset {
+    int kw;
+    size_t n, nslots; /* keys held; slots (a power of two, or 0) */
+    uint64_t *slot;   /* nslots * kw words */
+    int npend, first; /* keys queued, the oldest's place in the ring */
+    uint64_t pend_hash[PB_TB_KEYSET_QUEUE];
+    uint64_t pend[PB_TB_KEYSET_QUEUE * PB_TB_MAX_KW];
+} pb_tb_keyset;
+
+void pb_tb_keyset_init(pb_tb_keyset *s, int kw);
+void pb_tb_keyset_free(pb_tb_keyset *s);
+/* Must it grow before one more key goes in (the queued ones counted)? */
+static inline int pb_tb_keyset_full(const pb_tb_keyset *s) { return 2 * (s->n + (size_t)s->npend + 1) > s->nslots; }
+/* Bytes of the slots after the next growth (the old ones are freed after
+ * the keys have moved). */
+size_t pb_tb_keyset_grown_bytes(const pb_tb_keyset *s);
+/* Doubles the slots.  0, or -1 when memory runs out (the set unchanged). */
+int pb_tb_keyset_grow(pb_tb_keyset *s);
+/* Adds key to a set that is not full (it may wait in the queue). */
+void pb_tb_keyset_add(pb_tb_keyset *s, const uint64_t *key);
+/* Grows when full, then adds: 0, or -1 when memory runs out. */
+int pb_tb_keyset_put(pb_tb_keyset *s, const uint64_t *key);
+/* Puts the queued keys in: s->n is then the number of distinct keys. */
+void pb_tb_keyset_flush(pb_tb_keyset *s);
+/* The keys, sorted, as one malloc'd array of *n keys (the caller frees
+ * it); the set is left empty. */
+uint64_t *pb_tb_keyset_take_sorted(pb_tb_keyset *s, size_t *n);
+
 /* Value bytes. */
 enum { PB_TB_DRAW = 0 };
 static inline uint8_t pb_tb_win(int k) { return (uint8_t)(2 * k - 1); }

@@ -473,6 +473,44 @@ static void test_key_sort(void **state) {
         }
 }
 
+/* The key set against the plain sort: keys of 1 to 3 words with many
+ * repeats and near-equal keys go in one by one from an empty set (which
+ * grows from its smallest size many times, its queue flushed at each
+ * count asked), and come out as the distinct keys in order. */
+static void test_keyset(void **state) {
+    (void)state;
+    uint64_t rng = 4242;
+    for (int kw = 1; kw <= 3; kw++) {
+        size_t n = 20000;
+        uint64_t *v = malloc(sizeof(uint64_t) * n * (size_t)kw);
+        pb_tb_keyset s;
+        pb_tb_keyset_init(&s, kw);
+        for (size_t i = 0; i < n; i++) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            for (int w = 0; w < kw; w++) /* a ball-like first word; few values: many repeats */
+                v[i * (size_t)kw + (size_t)w] = w == 0 ? (rng % 37) << 48 | (rng >> 40) % 5 : (rng >> (8 * w)) % 11;
+            assert_int_equal(pb_tb_keyset_put(&s, v + i * (size_t)kw), 0);
+            assert_true(2 * s.n <= s.nslots);
+            if (i % 997 == 0) {
+                pb_tb_keyset_flush(&s);
+                /* Distinct so far, by the plain sort of a copy. */
+                uint64_t *c = malloc(sizeof(uint64_t) * (i + 1) * (size_t)kw);
+                memcpy(c, v, sizeof(uint64_t) * (i + 1) * (size_t)kw);
+                assert_int_equal(s.n, pb_tb_sort_unique(c, i + 1, kw));
+                free(c);
+            }
+        }
+        size_t got;
+        uint64_t *keys = pb_tb_keyset_take_sorted(&s, &got);
+        size_t m = pb_tb_sort_unique(v, n, kw);
+        assert_true(m > 100 && m < n);
+        assert_int_equal(got, m);
+        assert_memory_equal(keys, v, sizeof(uint64_t) * m * (size_t)kw);
+        assert_int_equal(s.n, 0);
+        free(keys), free(v);
+    }
+}
+
 /* Keys against a byte-by-byte packing written here (docs/tablebase.md's
  * table: ball in bytes 0-1, segment s in byte 2 + s/8, bit 7 - s%8), and
  * classes against the smaller of the keys of a position and its mirror
@@ -575,6 +613,7 @@ int main(void) {
         cmocka_unit_test(test_line_and_turns),
         cmocka_unit_test(test_key_sort),
         cmocka_unit_test(test_keys_and_classes),
+        cmocka_unit_test(test_keyset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
