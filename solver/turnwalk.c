@@ -58,7 +58,9 @@ struct pb_turnwalk {
     const pb_field *f;
     uint64_t *node_segs; /* per lattice node, nwords words: its legal segments */
     size_t limit, visited;
-    int keys_only;
+    int keys_only, skip_ends;
+    int ends;       /* PB_TURNWALK_END_* met by the last walk (ends off) */
+    int root_mover; /* the player to move at the walk's root */
     pmap layer[2], out;
     pb_position work; /* the root, with one entry's difference applied */
 };
@@ -239,6 +241,15 @@ void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions) { tw->limit = 
 
 void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on) { tw->keys_only = on; }
 
+void pb_turnwalk_set_ends(pb_turnwalk *tw, int on) { tw->skip_ends = !on; }
+
+int pb_turnwalk_ends(const pb_turnwalk *tw) { return tw->ends; }
+
+/* The PB_TURNWALK_END_* bit of an end with this loser, for `me`. */
+static int end_bit(int loser, int me) {
+    return loser == PB_NOBODY ? PB_TURNWALK_END_DRAW : loser == me ? PB_TURNWALK_END_LOSS : PB_TURNWALK_END_WIN;
+}
+
 size_t pb_turnwalk_visited(const pb_turnwalk *tw) { return tw->visited; }
 
 enum { FLAG_END_SHIFT = 1, FLAG_LOSER_SHIFT = 4 };
@@ -250,9 +261,12 @@ static uint8_t outcome_flags(pb_end end, int loser) {
 /* Triple: every ply merged into the outcome map. */
 static int add_ply(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     pb_turnwalk *tw = ctx;
-    if (pmap_add_position(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick) < 0) return 1;
     tw->visited++;
-    return 0;
+    if (r->end != PB_END_NONE) {
+        tw->ends |= end_bit(r->loser, tw->root_mover);
+        if (tw->skip_ends) return 0;
+    }
+    return pmap_add_position(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick) < 0;
 }
 
 static inline int key_drawn(const uint64_t *key, int s) { return (int)((key[s >> 6] >> (s & 63)) & 1); }
@@ -347,6 +361,7 @@ static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only)
                 if (r == PB_STEP_GOAL && score_only && loser != mover) return 1;
                 int fail = 0;
                 if (r == PB_STEP_BOUNCE) fail = pmap_add(next, succ, hs, c, ovf, 0, 0);
+                else if (r != PB_STEP_STOP && tw->skip_ends) tw->ends |= end_bit(loser, mover);
                 else if (!score_only) {
                     pb_end end = r == PB_STEP_GOAL       ? PB_END_GOAL
                                  : r == PB_STEP_DEAD_END ? PB_END_DEAD_END
@@ -368,6 +383,8 @@ static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only)
 static void begin(pb_turnwalk *tw, const pb_position *p) {
     pmap_clear(&tw->out);
     tw->visited = 1;
+    tw->ends = 0;
+    tw->root_mover = p->to_move;
     tw->work = *p;
 }
 

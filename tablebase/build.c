@@ -240,6 +240,7 @@ static void expand_layer(builder *b, const pb_tb_layer *cur, kbuf *bufs, atomic_
         int t = omp_get_thread_num();
         pb_turnwalk *tw = pb_turnwalk_new(b->f);
         pb_turnwalk_set_keys_only(tw, 1);
+        pb_turnwalk_set_ends(tw, 0);
         pb_tb_keyset set;
         pb_tb_keyset_init(&set, kw);
         pb_position p;
@@ -302,24 +303,31 @@ typedef struct bwd_ctx {
     int missing;
 } bwd_ctx;
 
-static int bwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
-    bwd_ctx *c = ctx;
-    uint8_t v;
-    if (o->end != PB_END_NONE) {
-        v = pb_tb_end(o->loser, o->mover);
-    } else {
-        uint64_t key[PB_TB_MAX_KW];
-        pb_tb_canon(f, &c->b->k, o->after, key);
-        long j = pb_tb_search(c->next->keys, c->next->n, c->b->k.kw, key);
-        if (j < 0) {
-            c->missing = 1;
-            return 1;
-        }
-        v = pb_tb_after(c->next->vals[j]);
-    }
+static void bwd_consider(bwd_ctx *c, uint8_t v) {
     int r = pb_tb_rank(v);
     if (r > c->best) c->best = r, c->value = v;
+}
+
+/* A turn that goes on (the walk reports no others: ends off). */
+static int bwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    bwd_ctx *c = ctx;
+    uint64_t key[PB_TB_MAX_KW];
+    pb_tb_canon_segs(f, &c->b->k, o->key, (int)(o->key[f->nwords] & 0xffff), key);
+    long j = pb_tb_search(c->next->keys, c->next->n, c->b->k.kw, key);
+    if (j < 0) {
+        c->missing = 1;
+        return 1;
+    }
+    bwd_consider(c, pb_tb_after(c->next->vals[j]));
     return 0;
+}
+
+/* The turns that end the game, by the kinds of end the walk met
+ * (pb_turnwalk_ends): each is worth its end alone (pb_tb_end). */
+static void bwd_ends(bwd_ctx *c, int ends) {
+    if (ends & PB_TURNWALK_END_WIN) bwd_consider(c, pb_tb_win(1));
+    if (ends & PB_TURNWALK_END_DRAW) bwd_consider(c, PB_TB_DRAW);
+    if (ends & PB_TURNWALK_END_LOSS) bwd_consider(c, pb_tb_loss(1));
 }
 
 static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_layer *next, pb_tb_layer_counts *cnt) {
@@ -340,6 +348,8 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
 #pragma omp parallel num_threads(b->threads) reduction(+ : cl[:3], po[:3])
     {
         pb_turnwalk *tw = pb_turnwalk_new(b->f);
+        pb_turnwalk_set_keys_only(tw, 1);
+        pb_turnwalk_set_ends(tw, 0);
         pb_position p;
         uint64_t key[PB_TB_MAX_KW];
 #pragma omp for schedule(dynamic, 64)
@@ -353,8 +363,8 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
              * distinct outcome is weighed. */
             if (pb_turn_can_score(tw, &p) == 1) c.best = pb_tb_rank(c.value = pb_tb_win(1));
             else if (last_no_draw) c.best = pb_tb_rank(c.value = pb_tb_loss(1));
-            else r = pb_turn_outcomes(tw, &p, bwd_one, &c);
-            if (c.missing || r <= 0) atomic_store(&missing, 1);
+            else if ((r = pb_turn_outcomes(tw, &p, bwd_one, &c)) >= 0) bwd_ends(&c, pb_turnwalk_ends(tw));
+            if (c.missing || r < 0 || c.best == -100000) atomic_store(&missing, 1);
             if (c.best > -100000 && pb_tb_distance(c.value) > PB_TB_MAX_DIST - 1) atomic_store(&toolong, 1);
             cur->vals[i] = c.value;
             int mult = pb_tb_canon(b->f, &b->k, &p, key);

@@ -66,6 +66,7 @@ int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, siz
     size_t kw = (size_t)k.kw;
     pb_turnwalk *tw = pb_turnwalk_new(f);
     pb_turnwalk_set_keys_only(tw, 1);
+    pb_turnwalk_set_ends(tw, 0);
     uint64_t rng = 0x9e3779b97f4a7c15ULL ^ seed;
     int d = pb_tb_layer_of(f, root), to_move = root->to_move, is_exact = 1;
     est_ctx cur = {f, &k, calloc(kw + 1, 8), 1, 1};
