@@ -147,7 +147,8 @@ typedef struct kbuf {
 typedef struct fwd_ctx {
     builder *b;
     pb_tb_keyset *set;
-    const pb_position *parent; /* the position whose turns are walked */
+    const pb_position *parent;                                  /* the position whose turns are walked */
+    uint64_t empty_one[PB_MAX_WORDS], empty_both[PB_MAX_WORDS]; /* empty_ends(parent) */
     int failed, bad_layer;
 } fwd_ctx;
 
@@ -165,38 +166,52 @@ static int fwd_room(fwd_ctx *c) {
     return 0;
 }
 
-/* Does the turn from parent to the position with segment words seg make
- * exactly one node occupied, i.e. lead one layer deeper?  A node becomes
- * occupied only as an end of a newly drawn segment, so the nodes to count
- * are the ends of seg's segments that parent lacks which were empty in
- * parent (neither marked at the start nor touched).  The parent's own
- * layer is d (the root's is computed; each later layer checked so), so
- * the successor's is d + 1 exactly when this holds: what pb_tb_layer_of
- * would find, from the few new segments instead of every node. */
-static int fills_one_node(const pb_field *f, const pb_position *parent, const uint64_t *seg) {
-    int filled = -1;
-    for (int w = 0; w < f->nwords; w++)
-        for (uint64_t fresh = seg[w] & ~parent->seg[w]; fresh; fresh &= fresh - 1) {
-            const pb_segment *sg = &f->segs[w * 64 + __builtin_ctzll(fresh)];
-            const int ends[2] = {sg->a, sg->b};
-            for (int e = 0; e < 2; e++) {
-                if (pb_occupied(f, parent, ends[e]) || ends[e] == filled) continue;
-                if (filled >= 0) return 0;
-                filled = ends[e];
-            }
+/* The parent's segments with an empty end (either end / both ends): a
+ * node is empty when neither marked at the start nor touched. */
+static void empty_ends(const pb_field *f, const pb_position *parent, uint64_t *one, uint64_t *both) {
+    memset(one, 0, sizeof(uint64_t) * (size_t)f->nwords);
+    memset(both, 0, sizeof(uint64_t) * (size_t)f->nwords);
+    for (int s = 0; s < f->nsegments; s++) {
+        int ea = !pb_occupied(f, parent, f->segs[s].a), eb = !pb_occupied(f, parent, f->segs[s].b);
+        if (ea || eb) one[s >> 6] |= 1ULL << (s & 63);
+        if (ea && eb) both[s >> 6] |= 1ULL << (s & 63);
+    }
+}
+
+/* Does the turn from c->parent to the position with segment words seg and
+ * the ball at `ball` make exactly one node occupied, i.e. lead one layer
+ * deeper?  The parent's layer is d (the root's is computed, each later
+ * layer checked so), and a node becomes occupied only as an end of a newly
+ * drawn segment: so the successor is in layer d + 1 exactly when the new
+ * segments' ends that were empty are one node.  That holds when the ball's
+ * node was empty, no new segment has two empty ends, and the new segments
+ * with an empty end exist and all touch the ball's node (their one empty
+ * end is then it); and conversely.  What pb_tb_layer_of would find, from
+ * the few new segments instead of every node. */
+static int fills_one_node(const pb_field *f, const fwd_ctx *c, const uint64_t *seg, int ball) {
+    if (pb_occupied(f, c->parent, ball)) return 0;
+    int touched = 0;
+    for (int w = 0; w < f->nwords; w++) {
+        const uint64_t fresh = seg[w] & ~c->parent->seg[w];
+        if (fresh & c->empty_both[w]) return 0;
+        for (uint64_t e = fresh & c->empty_one[w]; e; e &= e - 1, touched = 1) {
+            const pb_segment *sg = &f->segs[w * 64 + __builtin_ctzll(e)];
+            if (sg->a != ball && sg->b != ball) return 0;
         }
-    return filled >= 0;
+    }
+    return touched;
 }
 
 static int fwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
     fwd_ctx *c = ctx;
     if (o->end != PB_END_NONE) return 0;
-    if (!fills_one_node(f, c->parent, o->key)) {
+    const int ball = (int)(o->key[f->nwords] & 0xffff);
+    if (!fills_one_node(f, c, o->key, ball)) {
         c->bad_layer = 1;
         return 1;
     }
     uint64_t key[PB_TB_MAX_KW];
-    pb_tb_canon_segs(f, &c->b->k, o->key, (int)(o->key[f->nwords] & 0xffff), key);
+    pb_tb_canon_segs(f, &c->b->k, o->key, ball, key);
     if (fwd_room(c)) {
         c->failed = 1;
         return 1;
@@ -244,13 +259,16 @@ static void expand_layer(builder *b, const pb_tb_layer *cur, kbuf *bufs, atomic_
         pb_tb_keyset set;
         pb_tb_keyset_init(&set, kw);
         pb_position p;
-        fwd_ctx c = {b, &set, &p, 0, 0};
+        fwd_ctx c;
+        memset(&c, 0, sizeof c);
+        c.b = b, c.set = &set, c.parent = &p;
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < cur->n; i++) {
             /* With no empty node left every turn ends the game: nothing
              * to walk for (the deepest possible layer). */
             if (atomic_load(failed) || cur->depth >= b->f->nempty) continue;
             pb_tb_unpack(b->f, &b->k, cur->keys + i * (size_t)kw, cur->to_move, &p);
+            empty_ends(b->f, &p, c.empty_one, c.empty_both);
             long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
             if (r < 0 || c.failed) atomic_store(failed, 1);
             if (c.bad_layer) atomic_store(bad_layer, 1);
