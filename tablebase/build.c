@@ -469,17 +469,156 @@ static pb_tb_status write_final(builder *b, int d0, int dmax, const uint64_t *ro
     return pb_container_commit(w, b->res->message, sizeof b->res->message) ? PB_TB_IO : PB_TB_OK;
 }
 
+/* The next layer forward from cur (layer d): read from its file if an
+ * earlier run wrote it, else found and written.  On failure both layers
+ * are released. */
+static pb_tb_status forward_layer(builder *b, pb_tb_layer *cur, pb_tb_layer *next) {
+    const int d = cur->depth;
+    pb_tb_build_result *res = b->res;
+    memset(next, 0, sizeof *next);
+    next->depth = d + 1, next->to_move = cur->to_move ^ 1;
+    int got = read_layer_file(b, 'k', d + 1, next, NULL);
+    pb_tb_status st = got < 0 ? PB_TB_BAD : PB_TB_OK;
+    if (got > 0 && charge(b, layer_bytes(b, next->n, 0))) {
+        snprintf(res->message, sizeof res->message,
+                 "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d + 1);
+        pb_tb_layer_free(next);
+        st = PB_TB_MEMORY;
+    } else if (got > 0) {
+        res->resumed_forward++;
+        progress(b, d + 1, next, "forward, found before");
+    } else if (got == 0) {
+        st = forward_step(b, cur, next);
+        if (st != PB_TB_OK) res->peak_memory = atomic_load(&b->peak);
+        else if (write_layer_file(b, 'k', d + 1, next, NULL)) st = PB_TB_IO;
+        else progress(b, d + 1, next, "forward");
+        if (st != PB_TB_OK) release(b, next);
+    }
+    if (st != PB_TB_OK) release(b, cur);
+    return st;
+}
+
+/* Forward: every layer from the root's (d0) to the last non-empty one,
+ * into layer files; *dmax receives the deepest. */
+static pb_tb_status forward_pass(builder *b, const pb_position *root, int d0, int *dmax) {
+    pb_tb_build_result *res = b->res;
+    pb_tb_layer cur;
+    memset(&cur, 0, sizeof cur);
+    cur.depth = d0, cur.to_move = root->to_move;
+    int got = read_layer_file(b, 'k', d0, &cur, NULL);
+    if (got < 0) return PB_TB_BAD;
+    if (!got) {
+        cur.keys = calloc((size_t)b->k.kw + 1, 8);
+        pb_tb_canon(b->f, &b->k, root, cur.keys);
+        cur.n = 1;
+        if (write_layer_file(b, 'k', d0, &cur, NULL)) return PB_TB_IO;
+    }
+    charge(b, layer_bytes(b, cur.n, 0));
+    for (;;) {
+        const int d = cur.depth;
+        pb_tb_layer next;
+        pb_tb_status st = forward_layer(b, &cur, &next);
+        if (st != PB_TB_OK) return st;
+        if (next.n && out_of_time(b, b->o, res, d + 1, "forward")) {
+            release(b, &cur), release(b, &next);
+            return PB_TB_STOPPED;
+        }
+        if (cur.n > res->widest_classes) res->widest_classes = cur.n, res->widest_layer = d;
+        res->classes += cur.n;
+        release(b, &cur);
+        cur = next;
+        if (next.n == 0) break;
+    }
+    *dmax = cur.depth - 1;
+    release(b, &cur);
+    return PB_TB_OK;
+}
+
+/* Layer d's values (L holds its keys, next layer d + 1 with values): read
+ * from its file if an earlier run wrote it, else solved and written. */
+static pb_tb_status backward_layer(builder *b, pb_tb_layer *L, const pb_tb_layer *next, pb_tb_layer_counts *cnt) {
+    const int d = L->depth;
+    if (charge(b, layer_bytes(b, L->n, 0))) {
+        snprintf(b->res->message, sizeof b->res->message,
+                 "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d);
+        pb_tb_layer_free(L);
+        return PB_TB_MEMORY;
+    }
+    int got = read_layer_file(b, 'v', d, L, cnt);
+    if (got < 0) return PB_TB_BAD;
+    if (got) {
+        charge(b, (long long)L->n);
+        b->res->resumed_backward++;
+        progress(b, d, L, "backward, found before");
+        return PB_TB_OK;
+    }
+    pb_tb_status st = backward_step(b, L, next, cnt);
+    if (st == PB_TB_OK && write_layer_file(b, 'v', d, L, cnt)) st = PB_TB_IO;
+    if (st == PB_TB_OK) progress(b, d, L, "backward");
+    return st;
+}
+
+/* Backward: `next` is layer d+1 with its values, from the empty layer past
+ * the deepest one up to the root's; counts[d - d0] receive layer d's. */
+static pb_tb_status backward_pass(builder *b, const pb_position *root, int d0, int dmax, pb_tb_layer_counts *counts) {
+    pb_tb_build_result *res = b->res;
+    pb_tb_layer next;
+    memset(&next, 0, sizeof next);
+    next.vals = malloc(1);
+    pb_tb_status st = PB_TB_OK;
+    for (int d = dmax; d >= d0 && st == PB_TB_OK; d--) {
+        pb_tb_layer L;
+        memset(&L, 0, sizeof L);
+        L.depth = d, L.to_move = root->to_move ^ ((d - d0) & 1);
+        if (read_layer_file(b, 'k', d, &L, NULL) != 1) {
+            st = PB_TB_BAD;
+            break;
+        }
+        st = backward_layer(b, &L, &next, &counts[d - d0]);
+        if (st == PB_TB_MEMORY) break;
+        if (st == PB_TB_OK && d > d0 && out_of_time(b, b->o, res, d, "backward")) st = PB_TB_STOPPED;
+        release(b, &next);
+        next = L;
+        if (atomic_load(&b->peak) > res->peak_memory) res->peak_memory = atomic_load(&b->peak);
+    }
+    if (st == PB_TB_OK && next.n == 1) res->root_value = next.vals[0];
+    release(b, &next);
+    return st;
+}
+
+/* Why no tablebase can be built for f, or NULL. */
+static const char *refused(const pb_field *f) {
+    if (!pb_turns_are_steps(f))
+        return "tablebases are built for book and hockey only: triple turns have no layering in which every "
+               "turn goes one layer deeper (docs/tablebase.md)";
+    if (f->nempty + 1 > PB_TB_MAX_DIST) return "the field is too large for the value byte";
+    return NULL;
+}
+
+/* After a whole build: the file's size, the layer files removed unless kept. */
+static void finish(builder *b, int d0, int dmax) {
+    FILE *fp = fopen(b->out, "rb");
+    if (fp) {
+        fseek(fp, 0, SEEK_END);
+        b->res->file_bytes = ftell(fp);
+        fclose(fp);
+    }
+    if (b->o->keep) return;
+    char path[600];
+    for (int d = d0; d <= dmax + 1; d++) {
+        layer_path(b, 'k', d, path, sizeof path);
+        remove(path);
+        layer_path(b, 'v', d, path, sizeof path);
+        remove(path);
+    }
+}
+
 pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char *out, const pb_tb_build_opts *o,
                          pb_tb_build_result *res) {
     memset(res, 0, sizeof *res);
-    if (!pb_turns_are_steps(f)) {
-        snprintf(res->message, sizeof res->message,
-                 "tablebases are built for book and hockey only: triple turns have no layering in which every "
-                 "turn goes one layer deeper (docs/tablebase.md)");
-        return PB_TB_BAD;
-    }
-    if (f->nempty + 1 > PB_TB_MAX_DIST) {
-        snprintf(res->message, sizeof res->message, "the field is too large for the value byte");
+    const char *why = refused(f);
+    if (why) {
+        snprintf(res->message, sizeof res->message, "%s", why);
         return PB_TB_BAD;
     }
     builder b;
@@ -494,133 +633,21 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
     int n = snprintf(b.ident, sizeof b.ident, "to_move=%s root=", root->to_move == PB_TOP ? "top" : "bottom");
     for (int i = 0; i < b.k.kw && n < (int)sizeof b.ident - 17; i++)
         n += snprintf(b.ident + n, sizeof b.ident - (size_t)n, "%016llx", (unsigned long long)root_key[i]);
-    int d0 = pb_tb_layer_of(f, root);
+    int d0 = pb_tb_layer_of(f, root), dmax = d0;
     res->d0 = d0;
-
-    /* Forward. */
-    pb_tb_layer cur;
-    memset(&cur, 0, sizeof cur);
-    cur.depth = d0, cur.to_move = root->to_move;
-    int got = read_layer_file(&b, 'k', d0, &cur, NULL);
-    if (got < 0) return PB_TB_BAD;
-    if (!got) {
-        cur.keys = calloc((size_t)b.k.kw + 1, 8);
-        pb_tb_canon(f, &b.k, root, cur.keys);
-        cur.n = 1;
-        if (write_layer_file(&b, 'k', d0, &cur, NULL)) return PB_TB_IO;
-    }
-    charge(&b, layer_bytes(&b, cur.n, 0));
-    int d = d0;
-    for (;; d++) {
-        pb_tb_layer next;
-        memset(&next, 0, sizeof next);
-        next.depth = d + 1, next.to_move = cur.to_move ^ 1;
-        got = read_layer_file(&b, 'k', d + 1, &next, NULL);
-        if (got < 0) {
-            release(&b, &cur);
-            return PB_TB_BAD;
-        }
-        if (got && charge(&b, layer_bytes(&b, next.n, 0))) {
-            snprintf(res->message, sizeof res->message,
-                     "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d + 1);
-            pb_tb_layer_free(&next);
-            release(&b, &cur);
-            return PB_TB_MEMORY;
-        }
-        if (got) {
-            res->resumed_forward++;
-            progress(&b, d + 1, &next, "forward, found before");
-        } else {
-            pb_tb_status st = forward_step(&b, &cur, &next);
-            if (st != PB_TB_OK) {
-                release(&b, &cur);
-                release(&b, &next);
-                res->peak_memory = atomic_load(&b.peak);
-                return st;
-            }
-            if (write_layer_file(&b, 'k', d + 1, &next, NULL)) {
-                release(&b, &cur), release(&b, &next);
-                return PB_TB_IO;
-            }
-            progress(&b, d + 1, &next, "forward");
-        }
-        if (next.n && out_of_time(&b, o, res, d + 1, "forward")) {
-            release(&b, &cur), release(&b, &next);
-            return PB_TB_STOPPED;
-        }
-        if (cur.n > res->widest_classes) res->widest_classes = cur.n, res->widest_layer = d;
-        res->classes += cur.n;
-        release(&b, &cur);
-        cur = next;
-        if (next.n == 0) break;
-    }
-    release(&b, &cur);
-    int dmax = d;
+    pb_tb_status st = forward_pass(&b, root, d0, &dmax);
+    if (st != PB_TB_OK) return st;
     res->dmax = dmax;
     res->forward_seconds = omp_get_wtime() - b.t0;
-
-    /* Backward: `next` is layer d+1 with its values, from the empty layer
-     * past the deepest one up to the root's. */
     pb_tb_layer_counts *counts = calloc((size_t)(dmax - d0 + 1), sizeof *counts);
-    pb_tb_layer next;
-    memset(&next, 0, sizeof next);
-    next.vals = malloc(1);
-    pb_tb_status st = PB_TB_OK;
-    for (d = dmax; d >= d0 && st == PB_TB_OK; d--) {
-        pb_tb_layer L;
-        memset(&L, 0, sizeof L);
-        L.depth = d, L.to_move = root->to_move ^ ((d - d0) & 1);
-        if (read_layer_file(&b, 'k', d, &L, NULL) != 1) {
-            st = PB_TB_BAD;
-            break;
-        }
-        if (charge(&b, layer_bytes(&b, L.n, 0))) {
-            snprintf(res->message, sizeof res->message,
-                     "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d);
-            pb_tb_layer_free(&L);
-            st = PB_TB_MEMORY;
-            break;
-        }
-        got = read_layer_file(&b, 'v', d, &L, &counts[d - d0]);
-        if (got < 0) st = PB_TB_BAD;
-        else if (got) {
-            charge(&b, (long long)L.n);
-            res->resumed_backward++;
-            progress(&b, d, &L, "backward, found before");
-        } else {
-            st = backward_step(&b, &L, &next, &counts[d - d0]);
-            if (st == PB_TB_OK && write_layer_file(&b, 'v', d, &L, &counts[d - d0])) st = PB_TB_IO;
-            if (st == PB_TB_OK) progress(&b, d, &L, "backward");
-        }
-        if (st == PB_TB_OK && d > d0 && out_of_time(&b, o, res, d, "backward")) st = PB_TB_STOPPED;
-        release(&b, &next);
-        next = L;
-        if (atomic_load(&b.peak) > res->peak_memory) res->peak_memory = atomic_load(&b.peak);
-    }
-    if (st == PB_TB_OK && next.n == 1) res->root_value = next.vals[0];
-    release(&b, &next);
+    st = backward_pass(&b, root, d0, dmax, counts);
     res->backward_seconds = omp_get_wtime() - b.t0 - res->forward_seconds;
-    for (d = d0; d <= dmax; d++) res->positions += counts[d - d0].positions;
+    for (int d = d0; d <= dmax; d++) res->positions += counts[d - d0].positions;
     if (st == PB_TB_OK) st = write_final(&b, d0, dmax, root_key, root->to_move, counts);
     free(counts);
     res->peak_memory = atomic_load(&b.peak);
     res->seconds = omp_get_wtime() - b.t0;
     res->cpu_seconds = cpu_now() - cpu0;
-    if (st != PB_TB_OK) return st;
-    FILE *fp = fopen(out, "rb");
-    if (fp) {
-        fseek(fp, 0, SEEK_END);
-        res->file_bytes = ftell(fp);
-        fclose(fp);
-    }
-    if (!o->keep) {
-        char path[600];
-        for (d = d0; d <= dmax + 1; d++) {
-            layer_path(&b, 'k', d, path, sizeof path);
-            remove(path);
-            layer_path(&b, 'v', d, path, sizeof path);
-            remove(path);
-        }
-    }
-    return PB_TB_OK;
+    if (st == PB_TB_OK) finish(&b, d0, dmax);
+    return st;
 }
