@@ -59,61 +59,68 @@ static uint64_t next_rand(uint64_t *s) {
     return *s;
 }
 
+/* One sampled layer: two random halves of at most `sample` of cur's keys
+ * expanded; returns the capture-recapture estimate of the next layer and
+ * leaves the union of the two captures in cur. */
+static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, est_ctx *cur, size_t sample,
+                          int to_move, uint64_t *rng) {
+    const size_t kw = (size_t)k->kw;
+    for (size_t i = cur->n; i > 1; i--) {
+        size_t j = next_rand(rng) % i;
+        for (size_t w = 0; w < kw; w++) {
+            uint64_t t = cur->keys[(i - 1) * kw + w];
+            cur->keys[(i - 1) * kw + w] = cur->keys[j * kw + w];
+            cur->keys[j * kw + w] = t;
+        }
+    }
+    est_ctx a = {0}, b = {0};
+    size_t m = cur->n < sample ? cur->n : sample, h = m / 2;
+    expand(f, k, tw, cur->keys, h, to_move, &a);
+    expand(f, k, tw, cur->keys + h * kw, m - h, to_move, &b);
+    size_t common = 0, i = 0, j = 0;
+    while (i < a.n && j < b.n) {
+        int c = pb_tb_cmp(a.keys + i * kw, b.keys + j * kw, k->kw);
+        if (c == 0) common++, i++, j++;
+        else if (c < 0) i++;
+        else j++;
+    }
+    double e = common ? (double)a.n * (double)b.n / (double)common : (double)(a.n + b.n);
+    free(cur->keys);
+    cur->cap = a.n + b.n + 1;
+    cur->keys = malloc(cur->cap * kw * 8);
+    memcpy(cur->keys, a.keys, a.n * kw * 8);
+    memcpy(cur->keys + a.n * kw, b.keys, b.n * kw * 8);
+    cur->n = pb_tb_sort_unique(cur->keys, a.n + b.n, k->kw);
+    free(a.keys), free(b.keys);
+    return e;
+}
+
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed, double *est,
                    int *exact_upto) {
     pb_tb_keyfmt k;
     pb_tb_keyfmt_init(&k, f);
-    size_t kw = (size_t)k.kw;
     pb_turnwalk *tw = pb_turnwalk_new(f);
     pb_turnwalk_set_keys_only(tw, 1);
     pb_turnwalk_set_ends(tw, 0);
     uint64_t rng = 0x9e3779b97f4a7c15ULL ^ seed;
     int d = pb_tb_layer_of(f, root), to_move = root->to_move, is_exact = 1;
-    est_ctx cur = {f, &k, calloc(kw + 1, 8), 1, 1};
+    est_ctx cur = {f, &k, calloc((size_t)k.kw + 1, 8), 1, 1};
     pb_tb_canon(f, &k, root, cur.keys);
     est[d] = 1;
     *exact_upto = d;
     for (;;) {
-        est_ctx a = {0}, b = {0};
         if (is_exact && cur.n <= exact) {
+            est_ctx a = {0};
             expand(f, &k, tw, cur.keys, cur.n, to_move, &a);
             free(cur.keys);
             cur = a;
-            d++, to_move ^= 1;
-            est[d] = (double)cur.n;
-            if (cur.n) *exact_upto = d;
+            est[d + 1] = (double)cur.n;
+            if (cur.n) *exact_upto = d + 1;
         } else {
-            /* A random sample of at most `sample`, split into halves. */
-            for (size_t i = cur.n; i > 1; i--) {
-                size_t j = next_rand(&rng) % i;
-                for (size_t w = 0; w < kw; w++) {
-                    uint64_t t = cur.keys[(i - 1) * kw + w];
-                    cur.keys[(i - 1) * kw + w] = cur.keys[j * kw + w];
-                    cur.keys[j * kw + w] = t;
-                }
-            }
-            size_t m = cur.n < sample ? cur.n : sample, h = m / 2;
-            expand(f, &k, tw, cur.keys, h, to_move, &a);
-            expand(f, &k, tw, cur.keys + h * kw, m - h, to_move, &b);
-            size_t common = 0, i = 0, j = 0;
-            while (i < a.n && j < b.n) {
-                int c = pb_tb_cmp(a.keys + i * kw, b.keys + j * kw, k.kw);
-                if (c == 0) common++, i++, j++;
-                else if (c < 0) i++;
-                else j++;
-            }
-            d++, to_move ^= 1;
-            est[d] = common ? (double)a.n * (double)b.n / (double)common : (double)(a.n + b.n);
-            /* The union as the next sample. */
-            free(cur.keys);
-            cur.cap = a.n + b.n + 1;
-            cur.keys = malloc(cur.cap * kw * 8);
-            memcpy(cur.keys, a.keys, a.n * kw * 8);
-            memcpy(cur.keys + a.n * kw, b.keys, b.n * kw * 8);
-            cur.n = pb_tb_sort_unique(cur.keys, a.n + b.n, k.kw);
-            free(a.keys), free(b.keys);
+            est[d + 1] = sample_step(f, &k, tw, &cur, sample, to_move, &rng);
             is_exact = 0;
         }
+        d++, to_move ^= 1;
         if (cur.n == 0 || d >= PB_MAX_LATTICE - 1) break;
     }
     free(cur.keys);
