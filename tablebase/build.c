@@ -5,14 +5,17 @@
  * Forward: layer d0 = { the root's class }; layer d+1 = the classes of the
  * positions after the turns from layer d that do not end the game (each
  * turn walked step by step with pb_turn_outcomes, which merges equal
- * mid-turn positions instead of listing routes).  Each thread collects
- * keys in its own buffer, sorted and stripped of repeats whenever it fills;
- * the buffers are merged into the sorted layer.
+ * mid-turn positions instead of listing routes, and leaves out the turns
+ * that end the game).  Each thread collects the successors' classes, made
+ * from the walk's keys, in its own hash set (pb_tb_keyset); the sets are
+ * taken sorted and merged into the sorted layer.
  *
  * Backward: a position's value is the best, for its mover, of its turns'
  * values: a turn that ends the game is worth its end (pb_tb_end), any other
  * the successor's value seen from the mover (pb_tb_after), the successor
- * being looked up in layer d+1 by binary search.  This is exact by
+ * being looked up in layer d+1 by binary search; the turns that end the
+ * game are weighed by their kinds of end (pb_turnwalk_ends), which is all
+ * their value depends on.  This is exact by
  * induction from the deepest layer (whose turns all end the game): every
  * successor is in layer d+1 (the layering argument in tablebase.h; the
  * forward pass checks it for every successor), and a position's value
