@@ -152,6 +152,7 @@ typedef struct fwd_ctx {
     pb_tb_keyset *set;
     const pb_position *parent;                                  /* the position whose turns are walked */
     uint64_t empty_one[PB_MAX_WORDS], empty_both[PB_MAX_WORDS]; /* empty_ends(parent) */
+    uint64_t mirror[PB_MAX_WORDS];                              /* the parent's segments mirrored */
     int failed, bad_layer;
 } fwd_ctx;
 
@@ -214,7 +215,7 @@ static int fwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
         return 1;
     }
     uint64_t key[PB_TB_MAX_KW];
-    pb_tb_canon_segs(f, &c->b->k, o->key, ball, key);
+    pb_tb_canon_near(f, &c->b->k, o->key, ball, c->parent->seg, c->mirror, key);
     if (fwd_room(c)) {
         c->failed = 1;
         return 1;
@@ -272,6 +273,7 @@ static void expand_layer(builder *b, const pb_tb_layer *cur, kbuf *bufs, atomic_
             if (atomic_load(failed) || cur->depth >= b->f->nempty) continue;
             pb_tb_unpack(b->f, &b->k, cur->keys + i * (size_t)kw, cur->to_move, &p);
             empty_ends(b->f, &p, c.empty_one, c.empty_both);
+            pb_tb_mirror_segs(b->f, p.seg, c.mirror);
             long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
             if (r < 0 || c.failed) atomic_store(failed, 1);
             if (c.bad_layer) atomic_store(bad_layer, 1);

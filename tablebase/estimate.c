@@ -28,13 +28,15 @@ typedef struct est_ctx {
 typedef struct est_walk {
     const pb_tb_keyfmt *k;
     pb_tb_keyset set;
+    const pb_position *parent;     /* whose turns are walked */
+    uint64_t mirror[PB_MAX_WORDS]; /* its segments mirrored */
 } est_walk;
 
 static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
     est_walk *w = ctx;
     if (o->end != PB_END_NONE) return 0;
     uint64_t key[PB_TB_MAX_KW];
-    pb_tb_canon_segs(f, w->k, o->key, (int)(o->key[f->nwords] & 0xffff), key);
+    pb_tb_canon_near(f, w->k, o->key, (int)(o->key[f->nwords] & 0xffff), w->parent->seg, w->mirror, key);
     return pb_tb_keyset_put(&w->set, key) < 0;
 }
 
@@ -46,8 +48,10 @@ static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, co
     w.k = k;
     pb_tb_keyset_init(&w.set, k->kw);
     pb_position p;
+    w.parent = &p;
     for (size_t i = 0; i < n; i++) {
         pb_tb_unpack(f, k, keys + i * (size_t)k->kw, to_move, &p);
+        pb_tb_mirror_segs(f, p.seg, w.mirror);
         pb_turn_outcomes(tw, &p, est_one, &w);
     }
     out->keys = pb_tb_keyset_take_sorted(&w.set, &out->n);

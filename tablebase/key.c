@@ -34,14 +34,19 @@ static void key_of_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t
     }
 }
 
+/* Adds to out the left-right mirror images of the segments of the word
+ * `bits` (segment word w). */
+static inline void mirror_add(const pb_field *f, int w, uint64_t bits, uint64_t *out) {
+    for (; bits; bits &= bits - 1) {
+        int s = f->seg_mirror_lr[w * 64 + __builtin_ctzll(bits)];
+        out[s >> 6] |= 1ULL << (s & 63);
+    }
+}
+
 /* The left-right mirror image of the segment words seg. */
 static void mirror_segs(const pb_field *f, const uint64_t *seg, uint64_t *out) {
     memset(out, 0, sizeof(uint64_t) * (size_t)f->nwords);
-    for (int w = 0; w < f->nwords; w++)
-        for (uint64_t bits = seg[w]; bits; bits &= bits - 1) {
-            int s = f->seg_mirror_lr[w * 64 + __builtin_ctzll(bits)];
-            out[s >> 6] |= 1ULL << (s & 63);
-        }
+    for (int w = 0; w < f->nwords; w++) mirror_add(f, w, seg[w], out);
 }
 
 void pb_tb_pack(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
@@ -50,15 +55,25 @@ void pb_tb_pack(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, 
 
 /* The ball is the key's leading field, so when the mirror image moves it
  * the smaller ball index decides, and only a ball on the middle column
- * needs both keys built and compared. */
-int pb_tb_canon_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, uint64_t *key) {
+ * needs both keys built and compared.  The mirror image of seg is that of
+ * base (given as base_mirror) with the mirror images of the segments seg
+ * adds to it, when seg holds all of base; of all of seg otherwise. */
+int pb_tb_canon_near(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, const uint64_t *base,
+                     const uint64_t *base_mirror, uint64_t *key) {
     const int mball = f->mirror_lr[ball];
     uint64_t mseg[PB_MAX_WORDS];
     if (mball > ball) {
         key_of_segs(f, k, seg, ball, key);
         return 2;
     }
-    mirror_segs(f, seg, mseg);
+    uint64_t outside = 0;
+    for (int w = 0; w < f->nwords; w++) outside |= base ? base[w] & ~seg[w] : 0;
+    if (!base || outside) {
+        mirror_segs(f, seg, mseg);
+    } else {
+        memcpy(mseg, base_mirror, sizeof(uint64_t) * (size_t)f->nwords);
+        for (int w = 0; w < f->nwords; w++) mirror_add(f, w, seg[w] & ~base[w], mseg);
+    }
     key_of_segs(f, k, mseg, mball, key);
     if (mball < ball) return 2;
     uint64_t own[PB_TB_MAX_KW];
@@ -67,6 +82,12 @@ int pb_tb_canon_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *s
     if (c < 0) memcpy(key, own, sizeof(uint64_t) * (size_t)k->kw);
     return c == 0 ? 1 : 2;
 }
+
+int pb_tb_canon_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, uint64_t *key) {
+    return pb_tb_canon_near(f, k, seg, ball, NULL, NULL, key);
+}
+
+void pb_tb_mirror_segs(const pb_field *f, const uint64_t *seg, uint64_t *out) { mirror_segs(f, seg, out); }
 
 int pb_tb_canon(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
     return pb_tb_canon_segs(f, k, p->seg, p->ball, key);

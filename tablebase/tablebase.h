@@ -64,6 +64,14 @@ int pb_tb_canon(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, 
  * and the ball at `ball`: a mid-turn key (pb_position_pack) needs no
  * position built. */
 int pb_tb_canon_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, uint64_t *key);
+/* The same, faster for the positions after the turns from one parent: base
+ * holds the parent's segment words and base_mirror their mirror image
+ * (pb_tb_mirror_segs), so only the segments the turn drew are mirrored
+ * (any seg is right; one that does not hold all of base is done whole). */
+int pb_tb_canon_near(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, const uint64_t *base,
+                     const uint64_t *base_mirror, uint64_t *key);
+/* The left-right mirror image of the segment words seg (f->nwords). */
+void pb_tb_mirror_segs(const pb_field *f, const uint64_t *seg, uint64_t *out);
 /* The position of a key with `to_move` to move. */
 void pb_tb_unpack(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *key, int to_move, pb_position *p);
 /* The layer of a position: nodes empty at the start that are occupied now. */

@@ -567,6 +567,23 @@ static void test_keys_and_classes(void **state) {
                 assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
                 assert_int_equal(pb_tb_canon_segs(f, &k, m.seg, m.ball, got), c == 0 ? 1 : 2);
                 assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                /* From a base: a random part of p's segments (the usual
+                 * case), and the same with one segment p lacks. */
+                uint64_t base[PB_MAX_WORDS], bm[PB_MAX_WORDS];
+                for (int w = 0; w < f->nwords; w++) {
+                    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                    base[w] = p.seg[w] & rng;
+                }
+                for (int round = 0; round < 2; round++) {
+                    pb_tb_mirror_segs(f, base, bm);
+                    assert_int_equal(pb_tb_canon_near(f, &k, p.seg, p.ball, base, bm, got), c == 0 ? 1 : 2);
+                    assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                    for (int s = 0; s < f->nsegments; s++)
+                        if (!(p.seg[s >> 6] >> (s & 63) & 1)) {
+                            base[s >> 6] |= 1ULL << (s & 63);
+                            break;
+                        }
+                }
                 self += c == 0;
             }
         }
