@@ -56,8 +56,11 @@ typedef struct pmap {
 
 struct pb_turnwalk {
     const pb_field *f;
+    uint64_t *node_segs; /* per lattice node, nwords words: its legal segments */
     size_t limit, visited;
-    int keys_only;
+    int keys_only, skip_ends;
+    int ends;       /* PB_TURNWALK_END_* met by the last walk (ends off) */
+    int root_mover; /* the player to move at the walk's root */
     pmap layer[2], out;
     pb_position work; /* the root, with one entry's difference applied */
 };
@@ -210,6 +213,16 @@ pb_turnwalk *pb_turnwalk_new(const pb_field *f) {
     pb_turnwalk *tw = calloc(1, sizeof *tw);
     if (!tw) return NULL;
     tw->f = f;
+    tw->node_segs = calloc((size_t)f->nlattice * (size_t)f->nwords, sizeof(uint64_t));
+    if (!tw->node_segs) {
+        free(tw);
+        return NULL;
+    }
+    for (int i = 0; i < f->nlattice; i++)
+        for (int d = 0; d < 8; d++) {
+            int s = f->seg[i][d];
+            if (s >= 0) tw->node_segs[(size_t)i * (size_t)f->nwords + (size_t)(s >> 6)] |= 1ULL << (s & 63);
+        }
     tw->layer[0].kw = tw->layer[1].kw = tw->out.kw = f->nwords + 1;
     tw->layer[0].epoch = tw->layer[1].epoch = tw->out.epoch = 1;
     return tw;
@@ -220,12 +233,22 @@ void pb_turnwalk_free(pb_turnwalk *tw) {
     pmap_free(&tw->layer[0]);
     pmap_free(&tw->layer[1]);
     pmap_free(&tw->out);
+    free(tw->node_segs);
     free(tw);
 }
 
 void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions) { tw->limit = max_positions; }
 
 void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on) { tw->keys_only = on; }
+
+void pb_turnwalk_set_ends(pb_turnwalk *tw, int on) { tw->skip_ends = !on; }
+
+int pb_turnwalk_ends(const pb_turnwalk *tw) { return tw->ends; }
+
+/* The PB_TURNWALK_END_* bit of an end with this loser, for `me`. */
+static int end_bit(int loser, int me) {
+    return loser == PB_NOBODY ? PB_TURNWALK_END_DRAW : loser == me ? PB_TURNWALK_END_LOSS : PB_TURNWALK_END_WIN;
+}
 
 size_t pb_turnwalk_visited(const pb_turnwalk *tw) { return tw->visited; }
 
@@ -238,22 +261,33 @@ static uint8_t outcome_flags(pb_end end, int loser) {
 /* Triple: every ply merged into the outcome map. */
 static int add_ply(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     pb_turnwalk *tw = ctx;
-    if (pmap_add_position(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick) < 0) return 1;
     tw->visited++;
-    return 0;
+    if (r->end != PB_END_NONE) {
+        tw->ends |= end_bit(r->loser, tw->root_mover);
+        if (tw->skip_ends) return 0;
+    }
+    return pmap_add_position(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick) < 0;
 }
 
 static inline int key_drawn(const uint64_t *key, int s) { return (int)((key[s >> 6] >> (s & 63)) & 1); }
 
 /* Is lattice node i occupied in the position with packed key `key`: marked
  * at the start, or an end of a drawn segment?  (What pb_occupied reads
- * from deg[], read from the segment bits.) */
-static inline int key_occupied(const pb_field *f, const uint64_t *key, int i) {
+ * from deg[], read from the segment bits: a drawn segment at i is a bit of
+ * both the key and i's mask.) */
+static inline int key_occupied(const pb_field *f, const uint64_t *node_segs, const uint64_t *key, int i) {
     if (f->flags[i] & PB_OCCUPIED0) return 1;
-    for (int e = 0; e < 8; e++) {
-        int s = f->seg[i][e];
-        if (s >= 0 && key_drawn(key, s)) return 1;
-    }
+    const uint64_t *m = node_segs + (size_t)i * (size_t)f->nwords;
+    for (int w = 0; w < f->nwords; w++)
+        if (key[w] & m[w]) return 1;
+    return 0;
+}
+
+/* Has node i a legal segment not drawn in `key`? */
+static inline int key_has_free(const pb_field *f, const uint64_t *node_segs, const uint64_t *key, int i) {
+    const uint64_t *m = node_segs + (size_t)i * (size_t)f->nwords;
+    for (int w = 0; w < f->nwords; w++)
+        if (m[w] & ~key[w]) return 1;
     return 0;
 }
 
@@ -265,10 +299,10 @@ static inline int key_occupied(const pb_field *f, const uint64_t *key, int i) {
  * mid-turn positions from their keys with it, so that no position has to
  * be rebuilt (deg[]) for each of them; the tests hold the outcomes it gives
  * against routes listed with pb_step. */
-static pb_step_result key_step(const pb_field *f, const uint64_t *key, uint64_t h, int ball, int mover, int d, int s,
-                               uint64_t *out, uint64_t *hout, int *loser) {
+static pb_step_result key_step(const pb_field *f, const uint64_t *node_segs, const uint64_t *key, uint64_t h, int ball,
+                               int mover, int d, int s, uint64_t *out, uint64_t *hout, int *loser) {
     const int nw = f->nwords, to = pb_step_to(f, ball, d);
-    const int was_occupied = key_occupied(f, key, to);
+    const int was_occupied = key_occupied(f, node_segs, key, to);
     memcpy(out, key, sizeof(uint64_t) * (size_t)nw);
     out[s >> 6] |= 1ULL << (s & 63);
     h ^= f->zobrist_seg[s] ^ f->zobrist_ball[ball] ^ f->zobrist_ball[to];
@@ -284,14 +318,7 @@ static pb_step_result key_step(const pb_field *f, const uint64_t *key, uint64_t 
         if (scores) *loser = owner, r = PB_STEP_GOAL;
     }
     if (!scores && was_occupied) {
-        r = PB_STEP_DEAD_END;
-        for (int e = 0; e < 8; e++) {
-            int t = f->seg[to][e];
-            if (t >= 0 && !key_drawn(out, t)) {
-                r = PB_STEP_BOUNCE;
-                break;
-            }
-        }
+        r = key_has_free(f, node_segs, out, to) ? PB_STEP_BOUNCE : PB_STEP_DEAD_END;
         if (r == PB_STEP_DEAD_END && (f->spec.rules == PB_RULES_BOOK || f->spec.dead_end == PB_DEAD_END_LOSS))
             *loser = mover;
     }
@@ -330,10 +357,11 @@ static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only)
                 if (s < 0 || key_drawn(key, s)) continue;
                 int loser;
                 uint64_t hs;
-                pb_step_result r = key_step(f, key, h, ball, mover, d, s, succ, &hs, &loser);
+                pb_step_result r = key_step(f, tw->node_segs, key, h, ball, mover, d, s, succ, &hs, &loser);
                 if (r == PB_STEP_GOAL && score_only && loser != mover) return 1;
                 int fail = 0;
                 if (r == PB_STEP_BOUNCE) fail = pmap_add(next, succ, hs, c, ovf, 0, 0);
+                else if (r != PB_STEP_STOP && tw->skip_ends) tw->ends |= end_bit(loser, mover);
                 else if (!score_only) {
                     pb_end end = r == PB_STEP_GOAL       ? PB_END_GOAL
                                  : r == PB_STEP_DEAD_END ? PB_END_DEAD_END
@@ -355,6 +383,8 @@ static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only)
 static void begin(pb_turnwalk *tw, const pb_position *p) {
     pmap_clear(&tw->out);
     tw->visited = 1;
+    tw->ends = 0;
+    tw->root_mover = p->to_move;
     tw->work = *p;
 }
 

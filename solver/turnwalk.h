@@ -44,6 +44,17 @@ void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions);
  * building each position after the turn; 0 (the default): both. */
 void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on);
 
+/* on = 0: outcomes that end the game are neither merged nor reported
+ * (most outcomes of a late turn end it, and a tablebase needs only the
+ * kinds of end a turn can reach: pb_turnwalk_ends); 1 (the default): every
+ * outcome is reported. */
+void pb_turnwalk_set_ends(pb_turnwalk *tw, int on);
+/* The kinds of game end the last pb_turn_outcomes with ends off met, as
+ * bits, from the side of the player to move at its p: some turn loses (an own goal or own
+ * dead-end loss), draws (a drawn dead end), wins. */
+enum { PB_TURNWALK_END_LOSS = 1, PB_TURNWALK_END_DRAW = 2, PB_TURNWALK_END_WIN = 4 };
+int pb_turnwalk_ends(const pb_turnwalk *tw);
+
 /* Return value of the fn callback: nonzero stops the walk. */
 typedef int (*pb_outcome_fn)(void *ctx, const pb_field *f, const pb_turn_outcome *o);
 
@@ -55,7 +66,8 @@ typedef int (*pb_outcome_fn)(void *ctx, const pb_field *f, const pb_turn_outcome
  * order for a given p (that of their first discovery), the same on every
  * run and thread count.  Returns the number of outcomes, or
  * PB_TURNWALK_STOPPED / PB_TURNWALK_TOO_BIG (fn may then have been called
- * for some of them).  Two routes give the same outcome exactly when they
+ * for some of them); with ends off (pb_turnwalk_set_ends), of those that
+ * do not end the game.  Two routes give the same outcome exactly when they
  * give the same position after the turn. */
 long pb_turn_outcomes(pb_turnwalk *tw, const pb_position *p, pb_outcome_fn fn, void *ctx);
 

@@ -5,14 +5,17 @@
  * Forward: layer d0 = { the root's class }; layer d+1 = the classes of the
  * positions after the turns from layer d that do not end the game (each
  * turn walked step by step with pb_turn_outcomes, which merges equal
- * mid-turn positions instead of listing routes).  Each thread collects
- * keys in its own buffer, sorted and stripped of repeats whenever it fills;
- * the buffers are merged into the sorted layer.
+ * mid-turn positions instead of listing routes, and leaves out the turns
+ * that end the game).  Each thread collects the successors' classes, made
+ * from the walk's keys, in its own hash set (pb_tb_keyset); the sets are
+ * taken sorted and merged into the sorted layer.
  *
  * Backward: a position's value is the best, for its mover, of its turns'
  * values: a turn that ends the game is worth its end (pb_tb_end), any other
  * the successor's value seen from the mover (pb_tb_after), the successor
- * being looked up in layer d+1 by binary search.  This is exact by
+ * being looked up in layer d+1 by binary search; the turns that end the
+ * game are weighed by their kinds of end (pb_turnwalk_ends), which is all
+ * their value depends on.  This is exact by
  * induction from the deepest layer (whose turns all end the game): every
  * successor is in layer d+1 (the layering argument in tablebase.h; the
  * forward pass checks it for every successor), and a position's value
@@ -146,39 +149,78 @@ typedef struct kbuf {
 
 typedef struct fwd_ctx {
     builder *b;
-    kbuf *buf;
-    int next_layer;
-    int bad_layer;
+    pb_tb_keyset *set;
+    const pb_position *parent;                                  /* the position whose turns are walked */
+    uint64_t empty_one[PB_MAX_WORDS], empty_both[PB_MAX_WORDS]; /* empty_ends(parent) */
+    uint64_t mirror[PB_MAX_WORDS];                              /* the parent's segments mirrored */
+    int failed, bad_layer;
 } fwd_ctx;
 
-/* Room for one more key: sorts and strips repeats when full, and doubles the
- * buffer when that frees less than half of it. */
-static int kbuf_room(builder *b, kbuf *kb) {
-    if (kb->n < kb->cap) return 0;
-    int kw = b->k.kw;
-    kb->n = pb_tb_sort_unique(kb->keys, kb->n, kw);
-    if (kb->cap && kb->n * 2 <= kb->cap) return 0;
-    size_t cap = kb->cap ? kb->cap * 2 : 4096;
-    if (charge(b, (long long)(cap - kb->cap) * 8 * kw)) return -1;
-    uint64_t *k = realloc(kb->keys, cap * (size_t)kw * 8);
-    if (!k) {
-        atomic_store(&b->over, 1);
+/* Room for one more successor class in c->set, the growth charged. */
+static int fwd_room(fwd_ctx *c) {
+    pb_tb_keyset *s = c->set;
+    if (!pb_tb_keyset_full(s)) return 0;
+    long long old = (long long)(s->nslots * (size_t)s->kw * 8);
+    if (charge(c->b, (long long)pb_tb_keyset_grown_bytes(s))) return -1;
+    if (pb_tb_keyset_grow(s)) {
+        atomic_store(&c->b->over, 1);
         return -1;
     }
-    kb->keys = k, kb->cap = cap;
+    charge(c->b, -old);
     return 0;
+}
+
+/* The parent's segments with an empty end (either end / both ends): a
+ * node is empty when neither marked at the start nor touched. */
+static void empty_ends(const pb_field *f, const pb_position *parent, uint64_t *one, uint64_t *both) {
+    memset(one, 0, sizeof(uint64_t) * (size_t)f->nwords);
+    memset(both, 0, sizeof(uint64_t) * (size_t)f->nwords);
+    for (int s = 0; s < f->nsegments; s++) {
+        int ea = !pb_occupied(f, parent, f->segs[s].a), eb = !pb_occupied(f, parent, f->segs[s].b);
+        if (ea || eb) one[s >> 6] |= 1ULL << (s & 63);
+        if (ea && eb) both[s >> 6] |= 1ULL << (s & 63);
+    }
+}
+
+/* Does the turn from c->parent to the position with segment words seg and
+ * the ball at `ball` make exactly one node occupied, i.e. lead one layer
+ * deeper?  The parent's layer is d (the root's is computed, each later
+ * layer checked so), and a node becomes occupied only as an end of a newly
+ * drawn segment: so the successor is in layer d + 1 exactly when the new
+ * segments' ends that were empty are one node.  That holds when the ball's
+ * node was empty, no new segment has two empty ends, and the new segments
+ * with an empty end exist and all touch the ball's node (their one empty
+ * end is then it); and conversely.  What pb_tb_layer_of would find, from
+ * the few new segments instead of every node. */
+static int fills_one_node(const pb_field *f, const fwd_ctx *c, const uint64_t *seg, int ball) {
+    if (pb_occupied(f, c->parent, ball)) return 0;
+    int touched = 0;
+    for (int w = 0; w < f->nwords; w++) {
+        const uint64_t fresh = seg[w] & ~c->parent->seg[w];
+        if (fresh & c->empty_both[w]) return 0;
+        for (uint64_t e = fresh & c->empty_one[w]; e; e &= e - 1, touched = 1) {
+            const pb_segment *sg = &f->segs[w * 64 + __builtin_ctzll(e)];
+            if (sg->a != ball && sg->b != ball) return 0;
+        }
+    }
+    return touched;
 }
 
 static int fwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
     fwd_ctx *c = ctx;
     if (o->end != PB_END_NONE) return 0;
-    if (pb_tb_layer_of(f, o->after) != c->next_layer) {
+    const int ball = (int)(o->key[f->nwords] & 0xffff);
+    if (!fills_one_node(f, c, o->key, ball)) {
         c->bad_layer = 1;
         return 1;
     }
-    if (kbuf_room(c->b, c->buf)) return 1;
-    pb_tb_canon(f, &c->b->k, o->after, c->buf->keys + c->buf->n * (size_t)c->b->k.kw);
-    c->buf->n++;
+    uint64_t key[PB_TB_MAX_KW];
+    pb_tb_canon_near(f, &c->b->k, o->key, ball, c->parent->seg, c->mirror, key);
+    if (fwd_room(c)) {
+        c->failed = 1;
+        return 1;
+    }
+    pb_tb_keyset_add(c->set, key);
     return 0;
 }
 
@@ -208,30 +250,48 @@ static int merge_buffers(builder *b, kbuf *bufs, int nb, pb_tb_layer *next) {
     return 0;
 }
 
+/* Walks the turns of cur's positions (threads split them), each thread
+ * gathering the successor classes in its own set, then sorted into bufs[t]. */
+static void expand_layer(builder *b, const pb_tb_layer *cur, kbuf *bufs, atomic_int *failed, atomic_int *bad_layer) {
+    const int kw = b->k.kw;
+#pragma omp parallel num_threads(b->threads)
+    {
+        int t = omp_get_thread_num();
+        pb_turnwalk *tw = pb_turnwalk_new(b->f);
+        pb_turnwalk_set_keys_only(tw, 1);
+        pb_turnwalk_set_ends(tw, 0);
+        pb_tb_keyset set;
+        pb_tb_keyset_init(&set, kw);
+        pb_position p;
+        fwd_ctx c;
+        memset(&c, 0, sizeof c);
+        c.b = b, c.set = &set, c.parent = &p;
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < cur->n; i++) {
+            /* With no empty node left every turn ends the game: nothing
+             * to walk for (the deepest possible layer). */
+            if (atomic_load(failed) || cur->depth >= b->f->nempty) continue;
+            pb_tb_unpack(b->f, &b->k, cur->keys + i * (size_t)kw, cur->to_move, &p);
+            empty_ends(b->f, &p, c.empty_one, c.empty_both);
+            pb_tb_mirror_segs(b->f, p.seg, c.mirror);
+            long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
+            if (r < 0 || c.failed) atomic_store(failed, 1);
+            if (c.bad_layer) atomic_store(bad_layer, 1);
+        }
+        long long slots = (long long)(set.nslots * (size_t)kw * 8);
+        bufs[t].keys = pb_tb_keyset_take_sorted(&set, &bufs[t].n);
+        bufs[t].cap = bufs[t].n;
+        charge(b, (long long)bufs[t].n * 8 * kw - slots);
+        pb_turnwalk_free(tw);
+    }
+}
+
 static pb_tb_status forward_step(builder *b, const pb_tb_layer *cur, pb_tb_layer *next) {
     int nt = b->threads;
     kbuf *bufs = calloc((size_t)nt, sizeof *bufs);
     atomic_int failed = 0, bad_layer = 0;
     int to_move = cur->to_move;
-#pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num();
-        pb_turnwalk *tw = pb_turnwalk_new(b->f);
-        fwd_ctx c = {b, &bufs[t], cur->depth + 1, 0};
-        pb_position p;
-#pragma omp for schedule(dynamic, 64)
-        for (size_t i = 0; i < cur->n; i++) {
-            /* With no empty node left every turn ends the game: nothing
-             * to walk for (the deepest possible layer). */
-            if (atomic_load(&failed) || cur->depth >= b->f->nempty) continue;
-            pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, to_move, &p);
-            long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
-            if (r < 0) atomic_store(&failed, 1);
-            if (c.bad_layer) atomic_store(&bad_layer, 1);
-        }
-        bufs[t].n = pb_tb_sort_unique(bufs[t].keys, bufs[t].n, b->k.kw);
-        pb_turnwalk_free(tw);
-    }
+    expand_layer(b, cur, bufs, &failed, &bad_layer);
     pb_tb_status st = PB_TB_OK;
     memset(next, 0, sizeof *next);
     next->depth = cur->depth + 1;
@@ -266,24 +326,31 @@ typedef struct bwd_ctx {
     int missing;
 } bwd_ctx;
 
-static int bwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
-    bwd_ctx *c = ctx;
-    uint8_t v;
-    if (o->end != PB_END_NONE) {
-        v = pb_tb_end(o->loser, o->mover);
-    } else {
-        uint64_t key[PB_TB_MAX_KW];
-        pb_tb_canon(f, &c->b->k, o->after, key);
-        long j = pb_tb_search(c->next->keys, c->next->n, c->b->k.kw, key);
-        if (j < 0) {
-            c->missing = 1;
-            return 1;
-        }
-        v = pb_tb_after(c->next->vals[j]);
-    }
+static void bwd_consider(bwd_ctx *c, uint8_t v) {
     int r = pb_tb_rank(v);
     if (r > c->best) c->best = r, c->value = v;
+}
+
+/* A turn that goes on (the walk reports no others: ends off). */
+static int bwd_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    bwd_ctx *c = ctx;
+    uint64_t key[PB_TB_MAX_KW];
+    pb_tb_canon_segs(f, &c->b->k, o->key, (int)(o->key[f->nwords] & 0xffff), key);
+    long j = pb_tb_search(c->next->keys, c->next->n, c->b->k.kw, key);
+    if (j < 0) {
+        c->missing = 1;
+        return 1;
+    }
+    bwd_consider(c, pb_tb_after(c->next->vals[j]));
     return 0;
+}
+
+/* The turns that end the game, by the kinds of end the walk met
+ * (pb_turnwalk_ends): each is worth its end alone (pb_tb_end). */
+static void bwd_ends(bwd_ctx *c, int ends) {
+    if (ends & PB_TURNWALK_END_WIN) bwd_consider(c, pb_tb_win(1));
+    if (ends & PB_TURNWALK_END_DRAW) bwd_consider(c, PB_TB_DRAW);
+    if (ends & PB_TURNWALK_END_LOSS) bwd_consider(c, pb_tb_loss(1));
 }
 
 static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_layer *next, pb_tb_layer_counts *cnt) {
@@ -304,6 +371,8 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
 #pragma omp parallel num_threads(b->threads) reduction(+ : cl[:3], po[:3])
     {
         pb_turnwalk *tw = pb_turnwalk_new(b->f);
+        pb_turnwalk_set_keys_only(tw, 1);
+        pb_turnwalk_set_ends(tw, 0);
         pb_position p;
         uint64_t key[PB_TB_MAX_KW];
 #pragma omp for schedule(dynamic, 64)
@@ -317,8 +386,8 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
              * distinct outcome is weighed. */
             if (pb_turn_can_score(tw, &p) == 1) c.best = pb_tb_rank(c.value = pb_tb_win(1));
             else if (last_no_draw) c.best = pb_tb_rank(c.value = pb_tb_loss(1));
-            else r = pb_turn_outcomes(tw, &p, bwd_one, &c);
-            if (c.missing || r <= 0) atomic_store(&missing, 1);
+            else if ((r = pb_turn_outcomes(tw, &p, bwd_one, &c)) >= 0) bwd_ends(&c, pb_turnwalk_ends(tw));
+            if (c.missing || r < 0 || c.best == -100000) atomic_store(&missing, 1);
             if (c.best > -100000 && pb_tb_distance(c.value) > PB_TB_MAX_DIST - 1) atomic_store(&toolong, 1);
             cur->vals[i] = c.value;
             int mult = pb_tb_canon(b->f, &b->k, &p, key);
@@ -405,17 +474,156 @@ static pb_tb_status write_final(builder *b, int d0, int dmax, const uint64_t *ro
     return pb_container_commit(w, b->res->message, sizeof b->res->message) ? PB_TB_IO : PB_TB_OK;
 }
 
+/* The next layer forward from cur (layer d): read from its file if an
+ * earlier run wrote it, else found and written.  On failure both layers
+ * are released. */
+static pb_tb_status forward_layer(builder *b, pb_tb_layer *cur, pb_tb_layer *next) {
+    const int d = cur->depth;
+    pb_tb_build_result *res = b->res;
+    memset(next, 0, sizeof *next);
+    next->depth = d + 1, next->to_move = cur->to_move ^ 1;
+    int got = read_layer_file(b, 'k', d + 1, next, NULL);
+    pb_tb_status st = got < 0 ? PB_TB_BAD : PB_TB_OK;
+    if (got > 0 && charge(b, layer_bytes(b, next->n, 0))) {
+        snprintf(res->message, sizeof res->message,
+                 "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d + 1);
+        pb_tb_layer_free(next);
+        st = PB_TB_MEMORY;
+    } else if (got > 0) {
+        res->resumed_forward++;
+        progress(b, d + 1, next, "forward, found before");
+    } else if (got == 0) {
+        st = forward_step(b, cur, next);
+        if (st != PB_TB_OK) res->peak_memory = atomic_load(&b->peak);
+        else if (write_layer_file(b, 'k', d + 1, next, NULL)) st = PB_TB_IO;
+        else progress(b, d + 1, next, "forward");
+        if (st != PB_TB_OK) release(b, next);
+    }
+    if (st != PB_TB_OK) release(b, cur);
+    return st;
+}
+
+/* Forward: every layer from the root's (d0) to the last non-empty one,
+ * into layer files; *dmax receives the deepest. */
+static pb_tb_status forward_pass(builder *b, const pb_position *root, int d0, int *dmax) {
+    pb_tb_build_result *res = b->res;
+    pb_tb_layer cur;
+    memset(&cur, 0, sizeof cur);
+    cur.depth = d0, cur.to_move = root->to_move;
+    int got = read_layer_file(b, 'k', d0, &cur, NULL);
+    if (got < 0) return PB_TB_BAD;
+    if (!got) {
+        cur.keys = calloc((size_t)b->k.kw + 1, 8);
+        pb_tb_canon(b->f, &b->k, root, cur.keys);
+        cur.n = 1;
+        if (write_layer_file(b, 'k', d0, &cur, NULL)) return PB_TB_IO;
+    }
+    charge(b, layer_bytes(b, cur.n, 0));
+    for (;;) {
+        const int d = cur.depth;
+        pb_tb_layer next;
+        pb_tb_status st = forward_layer(b, &cur, &next);
+        if (st != PB_TB_OK) return st;
+        if (next.n && out_of_time(b, b->o, res, d + 1, "forward")) {
+            release(b, &cur), release(b, &next);
+            return PB_TB_STOPPED;
+        }
+        if (cur.n > res->widest_classes) res->widest_classes = cur.n, res->widest_layer = d;
+        res->classes += cur.n;
+        release(b, &cur);
+        cur = next;
+        if (next.n == 0) break;
+    }
+    *dmax = cur.depth - 1;
+    release(b, &cur);
+    return PB_TB_OK;
+}
+
+/* Layer d's values (L holds its keys, next layer d + 1 with values): read
+ * from its file if an earlier run wrote it, else solved and written. */
+static pb_tb_status backward_layer(builder *b, pb_tb_layer *L, const pb_tb_layer *next, pb_tb_layer_counts *cnt) {
+    const int d = L->depth;
+    if (charge(b, layer_bytes(b, L->n, 0))) {
+        snprintf(b->res->message, sizeof b->res->message,
+                 "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d);
+        pb_tb_layer_free(L);
+        return PB_TB_MEMORY;
+    }
+    int got = read_layer_file(b, 'v', d, L, cnt);
+    if (got < 0) return PB_TB_BAD;
+    if (got) {
+        charge(b, (long long)L->n);
+        b->res->resumed_backward++;
+        progress(b, d, L, "backward, found before");
+        return PB_TB_OK;
+    }
+    pb_tb_status st = backward_step(b, L, next, cnt);
+    if (st == PB_TB_OK && write_layer_file(b, 'v', d, L, cnt)) st = PB_TB_IO;
+    if (st == PB_TB_OK) progress(b, d, L, "backward");
+    return st;
+}
+
+/* Backward: `next` is layer d+1 with its values, from the empty layer past
+ * the deepest one up to the root's; counts[d - d0] receive layer d's. */
+static pb_tb_status backward_pass(builder *b, const pb_position *root, int d0, int dmax, pb_tb_layer_counts *counts) {
+    pb_tb_build_result *res = b->res;
+    pb_tb_layer next;
+    memset(&next, 0, sizeof next);
+    next.vals = malloc(1);
+    pb_tb_status st = PB_TB_OK;
+    for (int d = dmax; d >= d0 && st == PB_TB_OK; d--) {
+        pb_tb_layer L;
+        memset(&L, 0, sizeof L);
+        L.depth = d, L.to_move = root->to_move ^ ((d - d0) & 1);
+        if (read_layer_file(b, 'k', d, &L, NULL) != 1) {
+            st = PB_TB_BAD;
+            break;
+        }
+        st = backward_layer(b, &L, &next, &counts[d - d0]);
+        if (st == PB_TB_MEMORY) break;
+        if (st == PB_TB_OK && d > d0 && out_of_time(b, b->o, res, d, "backward")) st = PB_TB_STOPPED;
+        release(b, &next);
+        next = L;
+        if (atomic_load(&b->peak) > res->peak_memory) res->peak_memory = atomic_load(&b->peak);
+    }
+    if (st == PB_TB_OK && next.n == 1) res->root_value = next.vals[0];
+    release(b, &next);
+    return st;
+}
+
+/* Why no tablebase can be built for f, or NULL. */
+static const char *refused(const pb_field *f) {
+    if (!pb_turns_are_steps(f))
+        return "tablebases are built for book and hockey only: triple turns have no layering in which every "
+               "turn goes one layer deeper (docs/tablebase.md)";
+    if (f->nempty + 1 > PB_TB_MAX_DIST) return "the field is too large for the value byte";
+    return NULL;
+}
+
+/* After a whole build: the file's size, the layer files removed unless kept. */
+static void finish(builder *b, int d0, int dmax) {
+    FILE *fp = fopen(b->out, "rb");
+    if (fp) {
+        fseek(fp, 0, SEEK_END);
+        b->res->file_bytes = ftell(fp);
+        fclose(fp);
+    }
+    if (b->o->keep) return;
+    char path[600];
+    for (int d = d0; d <= dmax + 1; d++) {
+        layer_path(b, 'k', d, path, sizeof path);
+        remove(path);
+        layer_path(b, 'v', d, path, sizeof path);
+        remove(path);
+    }
+}
+
 pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char *out, const pb_tb_build_opts *o,
                          pb_tb_build_result *res) {
     memset(res, 0, sizeof *res);
-    if (!pb_turns_are_steps(f)) {
-        snprintf(res->message, sizeof res->message,
-                 "tablebases are built for book and hockey only: triple turns have no layering in which every "
-                 "turn goes one layer deeper (docs/tablebase.md)");
-        return PB_TB_BAD;
-    }
-    if (f->nempty + 1 > PB_TB_MAX_DIST) {
-        snprintf(res->message, sizeof res->message, "the field is too large for the value byte");
+    const char *why = refused(f);
+    if (why) {
+        snprintf(res->message, sizeof res->message, "%s", why);
         return PB_TB_BAD;
     }
     builder b;
@@ -430,133 +638,21 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
     int n = snprintf(b.ident, sizeof b.ident, "to_move=%s root=", root->to_move == PB_TOP ? "top" : "bottom");
     for (int i = 0; i < b.k.kw && n < (int)sizeof b.ident - 17; i++)
         n += snprintf(b.ident + n, sizeof b.ident - (size_t)n, "%016llx", (unsigned long long)root_key[i]);
-    int d0 = pb_tb_layer_of(f, root);
+    int d0 = pb_tb_layer_of(f, root), dmax = d0;
     res->d0 = d0;
-
-    /* Forward. */
-    pb_tb_layer cur;
-    memset(&cur, 0, sizeof cur);
-    cur.depth = d0, cur.to_move = root->to_move;
-    int got = read_layer_file(&b, 'k', d0, &cur, NULL);
-    if (got < 0) return PB_TB_BAD;
-    if (!got) {
-        cur.keys = calloc((size_t)b.k.kw + 1, 8);
-        pb_tb_canon(f, &b.k, root, cur.keys);
-        cur.n = 1;
-        if (write_layer_file(&b, 'k', d0, &cur, NULL)) return PB_TB_IO;
-    }
-    charge(&b, layer_bytes(&b, cur.n, 0));
-    int d = d0;
-    for (;; d++) {
-        pb_tb_layer next;
-        memset(&next, 0, sizeof next);
-        next.depth = d + 1, next.to_move = cur.to_move ^ 1;
-        got = read_layer_file(&b, 'k', d + 1, &next, NULL);
-        if (got < 0) {
-            release(&b, &cur);
-            return PB_TB_BAD;
-        }
-        if (got && charge(&b, layer_bytes(&b, next.n, 0))) {
-            snprintf(res->message, sizeof res->message,
-                     "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d + 1);
-            pb_tb_layer_free(&next);
-            release(&b, &cur);
-            return PB_TB_MEMORY;
-        }
-        if (got) {
-            res->resumed_forward++;
-            progress(&b, d + 1, &next, "forward, found before");
-        } else {
-            pb_tb_status st = forward_step(&b, &cur, &next);
-            if (st != PB_TB_OK) {
-                release(&b, &cur);
-                release(&b, &next);
-                res->peak_memory = atomic_load(&b.peak);
-                return st;
-            }
-            if (write_layer_file(&b, 'k', d + 1, &next, NULL)) {
-                release(&b, &cur), release(&b, &next);
-                return PB_TB_IO;
-            }
-            progress(&b, d + 1, &next, "forward");
-        }
-        if (next.n && out_of_time(&b, o, res, d + 1, "forward")) {
-            release(&b, &cur), release(&b, &next);
-            return PB_TB_STOPPED;
-        }
-        if (cur.n > res->widest_classes) res->widest_classes = cur.n, res->widest_layer = d;
-        res->classes += cur.n;
-        release(&b, &cur);
-        cur = next;
-        if (next.n == 0) break;
-    }
-    release(&b, &cur);
-    int dmax = d;
+    pb_tb_status st = forward_pass(&b, root, d0, &dmax);
+    if (st != PB_TB_OK) return st;
     res->dmax = dmax;
     res->forward_seconds = omp_get_wtime() - b.t0;
-
-    /* Backward: `next` is layer d+1 with its values, from the empty layer
-     * past the deepest one up to the root's. */
     pb_tb_layer_counts *counts = calloc((size_t)(dmax - d0 + 1), sizeof *counts);
-    pb_tb_layer next;
-    memset(&next, 0, sizeof next);
-    next.vals = malloc(1);
-    pb_tb_status st = PB_TB_OK;
-    for (d = dmax; d >= d0 && st == PB_TB_OK; d--) {
-        pb_tb_layer L;
-        memset(&L, 0, sizeof L);
-        L.depth = d, L.to_move = root->to_move ^ ((d - d0) & 1);
-        if (read_layer_file(&b, 'k', d, &L, NULL) != 1) {
-            st = PB_TB_BAD;
-            break;
-        }
-        if (charge(&b, layer_bytes(&b, L.n, 0))) {
-            snprintf(res->message, sizeof res->message,
-                     "stopped: the memory budget is too small to hold layer %d; rerun with a larger --memory", d);
-            pb_tb_layer_free(&L);
-            st = PB_TB_MEMORY;
-            break;
-        }
-        got = read_layer_file(&b, 'v', d, &L, &counts[d - d0]);
-        if (got < 0) st = PB_TB_BAD;
-        else if (got) {
-            charge(&b, (long long)L.n);
-            res->resumed_backward++;
-            progress(&b, d, &L, "backward, found before");
-        } else {
-            st = backward_step(&b, &L, &next, &counts[d - d0]);
-            if (st == PB_TB_OK && write_layer_file(&b, 'v', d, &L, &counts[d - d0])) st = PB_TB_IO;
-            if (st == PB_TB_OK) progress(&b, d, &L, "backward");
-        }
-        if (st == PB_TB_OK && d > d0 && out_of_time(&b, o, res, d, "backward")) st = PB_TB_STOPPED;
-        release(&b, &next);
-        next = L;
-        if (atomic_load(&b.peak) > res->peak_memory) res->peak_memory = atomic_load(&b.peak);
-    }
-    if (st == PB_TB_OK && next.n == 1) res->root_value = next.vals[0];
-    release(&b, &next);
+    st = backward_pass(&b, root, d0, dmax, counts);
     res->backward_seconds = omp_get_wtime() - b.t0 - res->forward_seconds;
-    for (d = d0; d <= dmax; d++) res->positions += counts[d - d0].positions;
+    for (int d = d0; d <= dmax; d++) res->positions += counts[d - d0].positions;
     if (st == PB_TB_OK) st = write_final(&b, d0, dmax, root_key, root->to_move, counts);
     free(counts);
     res->peak_memory = atomic_load(&b.peak);
     res->seconds = omp_get_wtime() - b.t0;
     res->cpu_seconds = cpu_now() - cpu0;
-    if (st != PB_TB_OK) return st;
-    FILE *fp = fopen(out, "rb");
-    if (fp) {
-        fseek(fp, 0, SEEK_END);
-        res->file_bytes = ftell(fp);
-        fclose(fp);
-    }
-    if (!o->keep) {
-        char path[600];
-        for (d = d0; d <= dmax + 1; d++) {
-            layer_path(&b, 'k', d, path, sizeof path);
-            remove(path);
-            layer_path(&b, 'v', d, path, sizeof path);
-            remove(path);
-        }
-    }
-    return PB_TB_OK;
+    if (st == PB_TB_OK) finish(&b, d0, dmax);
+    return st;
 }

@@ -24,31 +24,38 @@ typedef struct est_ctx {
     size_t n, cap;
 } est_ctx;
 
+/* The successor classes of the positions expanded so far. */
+typedef struct est_walk {
+    const pb_tb_keyfmt *k;
+    pb_tb_keyset set;
+    const pb_position *parent;     /* whose turns are walked */
+    uint64_t mirror[PB_MAX_WORDS]; /* its segments mirrored */
+} est_walk;
+
 static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
-    est_ctx *c = ctx;
+    est_walk *w = ctx;
     if (o->end != PB_END_NONE) return 0;
-    if (c->n == c->cap) {
-        c->n = pb_tb_sort_unique(c->keys, c->n, c->k->kw);
-        if (!c->cap || c->n * 2 > c->cap) {
-            c->cap = c->cap ? 2 * c->cap : 4096;
-            c->keys = realloc(c->keys, c->cap * (size_t)c->k->kw * 8);
-        }
-    }
-    pb_tb_canon(f, c->k, o->after, c->keys + c->n * (size_t)c->k->kw);
-    c->n++;
-    return 0;
+    uint64_t key[PB_TB_MAX_KW];
+    pb_tb_canon_near(f, w->k, o->key, (int)(o->key[f->nwords] & 0xffff), w->parent->seg, w->mirror, key);
+    return pb_tb_keyset_put(&w->set, key) < 0;
 }
 
 /* The sorted successor classes of keys[0..n-1] (layer parity to_move). */
 static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, const uint64_t *keys, size_t n,
                    int to_move, est_ctx *out) {
-    out->f = f, out->k = k, out->n = 0;
+    out->f = f, out->k = k;
+    est_walk w;
+    w.k = k;
+    pb_tb_keyset_init(&w.set, k->kw);
     pb_position p;
+    w.parent = &p;
     for (size_t i = 0; i < n; i++) {
         pb_tb_unpack(f, k, keys + i * (size_t)k->kw, to_move, &p);
-        pb_turn_outcomes(tw, &p, est_one, out);
+        pb_tb_mirror_segs(f, p.seg, w.mirror);
+        pb_turn_outcomes(tw, &p, est_one, &w);
     }
-    out->n = pb_tb_sort_unique(out->keys, out->n, k->kw);
+    out->keys = pb_tb_keyset_take_sorted(&w.set, &out->n);
+    out->cap = out->n;
 }
 
 static uint64_t next_rand(uint64_t *s) {
@@ -56,59 +63,68 @@ static uint64_t next_rand(uint64_t *s) {
     return *s;
 }
 
+/* One sampled layer: two random halves of at most `sample` of cur's keys
+ * expanded; returns the capture-recapture estimate of the next layer and
+ * leaves the union of the two captures in cur. */
+static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, est_ctx *cur, size_t sample,
+                          int to_move, uint64_t *rng) {
+    const size_t kw = (size_t)k->kw;
+    for (size_t i = cur->n; i > 1; i--) {
+        size_t j = next_rand(rng) % i;
+        for (size_t w = 0; w < kw; w++) {
+            uint64_t t = cur->keys[(i - 1) * kw + w];
+            cur->keys[(i - 1) * kw + w] = cur->keys[j * kw + w];
+            cur->keys[j * kw + w] = t;
+        }
+    }
+    est_ctx a = {0}, b = {0};
+    size_t m = cur->n < sample ? cur->n : sample, h = m / 2;
+    expand(f, k, tw, cur->keys, h, to_move, &a);
+    expand(f, k, tw, cur->keys + h * kw, m - h, to_move, &b);
+    size_t common = 0, i = 0, j = 0;
+    while (i < a.n && j < b.n) {
+        int c = pb_tb_cmp(a.keys + i * kw, b.keys + j * kw, k->kw);
+        if (c == 0) common++, i++, j++;
+        else if (c < 0) i++;
+        else j++;
+    }
+    double e = common ? (double)a.n * (double)b.n / (double)common : (double)(a.n + b.n);
+    free(cur->keys);
+    cur->cap = a.n + b.n + 1;
+    cur->keys = malloc(cur->cap * kw * 8);
+    memcpy(cur->keys, a.keys, a.n * kw * 8);
+    memcpy(cur->keys + a.n * kw, b.keys, b.n * kw * 8);
+    cur->n = pb_tb_sort_unique(cur->keys, a.n + b.n, k->kw);
+    free(a.keys), free(b.keys);
+    return e;
+}
+
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed, double *est,
                    int *exact_upto) {
     pb_tb_keyfmt k;
     pb_tb_keyfmt_init(&k, f);
-    size_t kw = (size_t)k.kw;
     pb_turnwalk *tw = pb_turnwalk_new(f);
+    pb_turnwalk_set_keys_only(tw, 1);
+    pb_turnwalk_set_ends(tw, 0);
     uint64_t rng = 0x9e3779b97f4a7c15ULL ^ seed;
     int d = pb_tb_layer_of(f, root), to_move = root->to_move, is_exact = 1;
-    est_ctx cur = {f, &k, calloc(kw + 1, 8), 1, 1};
+    est_ctx cur = {f, &k, calloc((size_t)k.kw + 1, 8), 1, 1};
     pb_tb_canon(f, &k, root, cur.keys);
     est[d] = 1;
     *exact_upto = d;
     for (;;) {
-        est_ctx a = {0}, b = {0};
         if (is_exact && cur.n <= exact) {
+            est_ctx a = {0};
             expand(f, &k, tw, cur.keys, cur.n, to_move, &a);
             free(cur.keys);
             cur = a;
-            d++, to_move ^= 1;
-            est[d] = (double)cur.n;
-            if (cur.n) *exact_upto = d;
+            est[d + 1] = (double)cur.n;
+            if (cur.n) *exact_upto = d + 1;
         } else {
-            /* A random sample of at most `sample`, split into halves. */
-            for (size_t i = cur.n; i > 1; i--) {
-                size_t j = next_rand(&rng) % i;
-                for (size_t w = 0; w < kw; w++) {
-                    uint64_t t = cur.keys[(i - 1) * kw + w];
-                    cur.keys[(i - 1) * kw + w] = cur.keys[j * kw + w];
-                    cur.keys[j * kw + w] = t;
-                }
-            }
-            size_t m = cur.n < sample ? cur.n : sample, h = m / 2;
-            expand(f, &k, tw, cur.keys, h, to_move, &a);
-            expand(f, &k, tw, cur.keys + h * kw, m - h, to_move, &b);
-            size_t common = 0, i = 0, j = 0;
-            while (i < a.n && j < b.n) {
-                int c = pb_tb_cmp(a.keys + i * kw, b.keys + j * kw, k.kw);
-                if (c == 0) common++, i++, j++;
-                else if (c < 0) i++;
-                else j++;
-            }
-            d++, to_move ^= 1;
-            est[d] = common ? (double)a.n * (double)b.n / (double)common : (double)(a.n + b.n);
-            /* The union as the next sample. */
-            free(cur.keys);
-            cur.cap = a.n + b.n + 1;
-            cur.keys = malloc(cur.cap * kw * 8);
-            memcpy(cur.keys, a.keys, a.n * kw * 8);
-            memcpy(cur.keys + a.n * kw, b.keys, b.n * kw * 8);
-            cur.n = pb_tb_sort_unique(cur.keys, a.n + b.n, k.kw);
-            free(a.keys), free(b.keys);
+            est[d + 1] = sample_step(f, &k, tw, &cur, sample, to_move, &rng);
             is_exact = 0;
         }
+        d++, to_move ^= 1;
         if (cur.n == 0 || d >= PB_MAX_LATTICE - 1) break;
     }
     free(cur.keys);

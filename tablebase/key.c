@@ -11,36 +11,86 @@ void pb_tb_keyfmt_init(pb_tb_keyfmt *k, const pb_field *f) {
     k->kw = (k->kbytes + 7) / 8;
 }
 
-/* Sets byte b of a key held as big-endian words. */
-static inline void key_or_byte(uint64_t *key, int b, unsigned v) { key[b >> 3] |= (uint64_t)v << (8 * (7 - (b & 7))); }
+/* A key is the bit string [16 bits: the ball][segment 0][segment 1]...,
+ * most significant bit first, cut into big-endian words: segment s is bit
+ * 63 - (16 + s) % 64 of word (16 + s) / 64.  A position's segment word j
+ * holds segment 64j + t at bit t, so its bit-reversal R_j holds it at bit
+ * 63 - t: R_j is the stretch of the key that starts at bit 16 + 64j, and
+ * key word i = R_{i-1} << 48 | R_i >> 16 (the ball in place of R_{-1}).
+ * Bits past the last segment are zero in seg, hence in the key. */
+static inline uint64_t bit_reverse(uint64_t x) {
+    x = __builtin_bswap64(x);
+    x = (x & 0x0f0f0f0f0f0f0f0fULL) << 4 | ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL);
+    x = (x & 0x3333333333333333ULL) << 2 | ((x >> 2) & 0x3333333333333333ULL);
+    return (x & 0x5555555555555555ULL) << 1 | ((x >> 1) & 0x5555555555555555ULL);
+}
 
-static void pack_mapped(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, int mirror, uint64_t *key) {
-    memset(key, 0, sizeof(uint64_t) * (size_t)k->kw);
-    int ball = mirror ? f->mirror_lr[p->ball] : p->ball;
-    key_or_byte(key, 0, (unsigned)ball >> 8);
-    key_or_byte(key, 1, (unsigned)ball & 0xff);
-    for (int w = 0; w < f->nwords; w++) {
-        uint64_t bits = p->seg[w];
-        while (bits) {
-            int s = w * 64 + __builtin_ctzll(bits);
-            bits &= bits - 1;
-            if (mirror) s = f->seg_mirror_lr[s];
-            key_or_byte(key, 2 + (s >> 3), 0x80u >> (s & 7));
-        }
+static void key_of_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, uint64_t *key) {
+    uint64_t prev = (uint64_t)(uint16_t)ball;
+    for (int i = 0; i < k->kw; i++) {
+        uint64_t r = i < f->nwords ? bit_reverse(seg[i]) : 0;
+        key[i] = prev << 48 | r >> 16;
+        prev = r;
     }
 }
 
-void pb_tb_pack(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
-    pack_mapped(f, k, p, 0, key);
+/* Adds to out the left-right mirror images of the segments of the word
+ * `bits` (segment word w). */
+static inline void mirror_add(const pb_field *f, int w, uint64_t bits, uint64_t *out) {
+    for (; bits; bits &= bits - 1) {
+        int s = f->seg_mirror_lr[w * 64 + __builtin_ctzll(bits)];
+        out[s >> 6] |= 1ULL << (s & 63);
+    }
 }
 
-int pb_tb_canon(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
-    uint64_t m[PB_TB_MAX_KW];
-    pack_mapped(f, k, p, 0, key);
-    pack_mapped(f, k, p, 1, m);
-    int c = pb_tb_cmp(m, key, k->kw);
-    if (c < 0) memcpy(key, m, sizeof(uint64_t) * (size_t)k->kw);
+/* The left-right mirror image of the segment words seg. */
+static void mirror_segs(const pb_field *f, const uint64_t *seg, uint64_t *out) {
+    memset(out, 0, sizeof(uint64_t) * (size_t)f->nwords);
+    for (int w = 0; w < f->nwords; w++) mirror_add(f, w, seg[w], out);
+}
+
+void pb_tb_pack(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
+    key_of_segs(f, k, p->seg, p->ball, key);
+}
+
+/* The ball is the key's leading field, so when the mirror image moves it
+ * the smaller ball index decides, and only a ball on the middle column
+ * needs both keys built and compared.  The mirror image of seg is that of
+ * base (given as base_mirror) with the mirror images of the segments seg
+ * adds to it, when seg holds all of base; of all of seg otherwise. */
+int pb_tb_canon_near(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, const uint64_t *base,
+                     const uint64_t *base_mirror, uint64_t *key) {
+    const int mball = f->mirror_lr[ball];
+    uint64_t mseg[PB_MAX_WORDS];
+    if (mball > ball) {
+        key_of_segs(f, k, seg, ball, key);
+        return 2;
+    }
+    uint64_t outside = 0;
+    for (int w = 0; w < f->nwords; w++) outside |= base ? base[w] & ~seg[w] : 0;
+    if (!base || outside) {
+        mirror_segs(f, seg, mseg);
+    } else {
+        memcpy(mseg, base_mirror, sizeof(uint64_t) * (size_t)f->nwords);
+        for (int w = 0; w < f->nwords; w++) mirror_add(f, w, seg[w] & ~base[w], mseg);
+    }
+    key_of_segs(f, k, mseg, mball, key);
+    if (mball < ball) return 2;
+    uint64_t own[PB_TB_MAX_KW];
+    key_of_segs(f, k, seg, ball, own);
+    int c = pb_tb_cmp(own, key, k->kw);
+    if (c < 0) memcpy(key, own, sizeof(uint64_t) * (size_t)k->kw);
     return c == 0 ? 1 : 2;
+}
+
+int pb_tb_canon_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, uint64_t *key) {
+    return pb_tb_canon_near(f, k, seg, ball, NULL, NULL, key);
+}
+
+void pb_tb_mirror_segs(const pb_field *f, const uint64_t *seg, uint64_t *out) { mirror_segs(f, seg, out); }
+
+int pb_tb_canon(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key) {
+    return pb_tb_canon_segs(f, k, p->seg, p->ball, key);
 }
 
 static inline unsigned key_byte(const uint64_t *key, int b) {

@@ -60,6 +60,18 @@ void pb_tb_pack(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, 
  * Returns 1 if p is its own mirror image (the class has one position), 2
  * otherwise. */
 int pb_tb_canon(const pb_field *f, const pb_tb_keyfmt *k, const pb_position *p, uint64_t *key);
+/* pb_tb_canon of the position with segment words seg (f->nwords of them)
+ * and the ball at `ball`: a mid-turn key (pb_position_pack) needs no
+ * position built. */
+int pb_tb_canon_segs(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, uint64_t *key);
+/* The same, faster for the positions after the turns from one parent: base
+ * holds the parent's segment words and base_mirror their mirror image
+ * (pb_tb_mirror_segs), so only the segments the turn drew are mirrored
+ * (any seg is right; one that does not hold all of base is done whole). */
+int pb_tb_canon_near(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *seg, int ball, const uint64_t *base,
+                     const uint64_t *base_mirror, uint64_t *key);
+/* The left-right mirror image of the segment words seg (f->nwords). */
+void pb_tb_mirror_segs(const pb_field *f, const uint64_t *seg, uint64_t *out);
 /* The position of a key with `to_move` to move. */
 void pb_tb_unpack(const pb_field *f, const pb_tb_keyfmt *k, const uint64_t *key, int to_move, pb_position *p);
 /* The layer of a position: nodes empty at the start that are occupied now. */
@@ -74,6 +86,40 @@ static inline int pb_tb_cmp(const uint64_t *a, const uint64_t *b, int kw) {
 long pb_tb_search(const uint64_t *keys, size_t n, int kw, const uint64_t *key);
 /* Sorts n keys and removes repeats; returns the new n. */
 size_t pb_tb_sort_unique(uint64_t *keys, size_t n, int kw);
+
+/* A set of keys (tablebase/keyset.c), kept at most half full.  The
+ * forward pass and the estimate gather a layer's successor classes in it
+ * and then take them sorted.  A key added waits in a short queue while its
+ * slot is fetched into the cache (the set is far larger than the cache and
+ * its slots are random), so that a few look-ups overlap. */
+#define PB_TB_KEYSET_QUEUE 8
+typedef struct pb_tb_keyset {
+    int kw;
+    size_t n, nslots; /* keys held; slots (a power of two, or 0) */
+    uint64_t *slot;   /* nslots * kw words */
+    int npend, first; /* keys queued, the oldest's place in the ring */
+    uint64_t pend_hash[PB_TB_KEYSET_QUEUE];
+    uint64_t pend[PB_TB_KEYSET_QUEUE * PB_TB_MAX_KW];
+} pb_tb_keyset;
+
+void pb_tb_keyset_init(pb_tb_keyset *s, int kw);
+void pb_tb_keyset_free(pb_tb_keyset *s);
+/* Must it grow before one more key goes in (the queued ones counted)? */
+static inline int pb_tb_keyset_full(const pb_tb_keyset *s) { return 2 * (s->n + (size_t)s->npend + 1) > s->nslots; }
+/* Bytes of the slots after the next growth (the old ones are freed after
+ * the keys have moved). */
+size_t pb_tb_keyset_grown_bytes(const pb_tb_keyset *s);
+/* Doubles the slots.  0, or -1 when memory runs out (the set unchanged). */
+int pb_tb_keyset_grow(pb_tb_keyset *s);
+/* Adds key to a set that is not full (it may wait in the queue). */
+void pb_tb_keyset_add(pb_tb_keyset *s, const uint64_t *key);
+/* Grows when full, then adds: 0, or -1 when memory runs out. */
+int pb_tb_keyset_put(pb_tb_keyset *s, const uint64_t *key);
+/* Puts the queued keys in: s->n is then the number of distinct keys. */
+void pb_tb_keyset_flush(pb_tb_keyset *s);
+/* The keys, sorted, as one malloc'd array of *n keys (the caller frees
+ * it); the set is left empty. */
+uint64_t *pb_tb_keyset_take_sorted(pb_tb_keyset *s, size_t *n);
 
 /* Value bytes. */
 enum { PB_TB_DRAW = 0 };

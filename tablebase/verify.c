@@ -246,17 +246,121 @@ static void fill_map(const pb_tb *tb, const pb_tb_layer *L, vmap *m) {
     }
 }
 
+/* Counts of a layer's entries by value (index: loss, draw, win). */
+typedef struct layer_tally {
+    uint64_t cl[3], po[3], routes, sampled;
+} layer_tally;
+
+/* Entry i of layer L (key, position p): in order, the smaller of its
+ * mirror pair, in its layer.  Returns whether p is its own mirror image. */
+static int check_key(const pb_tb *tb, const pb_tb_layer *L, size_t i, const pb_position *p, pb_tb_verify_result *res) {
+    const pb_field *f = tb->f;
+    const int kw = tb->k.kw, d = L->depth;
+    const uint64_t *key = L->keys + i * (size_t)kw;
+    pb_position q;
+    uint64_t mk[PB_TB_MAX_KW];
+    pb_position_mirror(f, p, &q, 1, 0);
+    pb_tb_pack(f, &tb->k, &q, mk);
+    int c = pb_tb_cmp(key, mk, kw);
+    if (i > 0 && pb_tb_cmp(key - kw, key, kw) >= 0) fail(res, "layer %d: entry %d is out of order", d, (int)i);
+    if (c > 0) fail(res, "layer %d: entry %d is not the smaller key of its mirror pair", d, (int)i);
+    if (converted(f, p) != d || !pb_is_node(f, p->ball))
+        fail(res, "layer %d: entry %d does not belong to the layer", d, (int)i);
+    return c == 0;
+}
+
+/* Entry i of L against its routes (a sample: every entry of a small layer,
+ * one in ROUTE_STRIDE of the others). */
+static void check_routes(const pb_field *f, const vmap *nmap, const pb_tb_layer *L, size_t i, pb_position *p,
+                         layer_tally *t, pb_tb_verify_result *res) {
+    if (L->n > ROUTE_ALL && i % ROUTE_STRIDE != 0) return;
+    const int d = L->depth;
+    route_ctx rc = {nmap, f->nwords + 1, 0, 0, 0, 0};
+    capped_ctx cc = {&rc, 0};
+    pb_routes_foreach(f, p, on_route_capped, &cc);
+    t->routes += rc.routes;
+    t->sampled++;
+    if (rc.missing) fail(res, "layer %d: a successor of entry %d is missing (route check)", d, (int)i);
+    else if (!rc.have) fail(res, "layer %d: entry %d has no turn", d, (int)i);
+    else if (cc.capped ? better(rc.best, L->vals[i]) : rc.best != L->vals[i])
+        fail(res, "layer %d: entry %d is not the best of its routes", d, (int)i);
+}
+
+/* Every entry of L (layer d, whose next layer's map is nmap): its key, its
+ * turns step by step, a sample route by route; tallied into *t. */
+static void check_entries(const pb_tb *tb, const pb_tb_layer *L, const vmap *nmap, int nt, layer_tally *t,
+                          pb_tb_verify_result *res) {
+    const pb_field *f = tb->f;
+    const int kw = tb->k.kw, d = L->depth;
+    uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0}, routes = 0, sampled = 0;
+#pragma omp parallel num_threads(nt) reduction(+ : cl[:3], po[:3], routes, sampled)
+    {
+        step_ctx sc;
+        memset(&sc, 0, sizeof sc);
+        sc.f = f, sc.next = nmap, sc.kw = f->nwords + 1;
+        step_grow(&sc);
+        layer_tally mine = {{0, 0, 0}, {0, 0, 0}, 0, 0};
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < L->n; i++) {
+            pb_position p;
+            pb_tb_unpack(f, &tb->k, L->keys + i * (size_t)kw, L->to_move, &p);
+            int self = check_key(tb, L, i, &p, res);
+            sc.stamp = (uint64_t)i + 1 + ((uint64_t)d << 40);
+            sc.missing = 0, sc.n = 0;
+            uint8_t best = step_best(&sc, &p);
+            if (sc.missing) fail(res, "layer %d: a successor of entry %d is missing from the next layer", d, (int)i);
+            else if (best != L->vals[i]) fail(res, "layer %d: entry %d is not the best of its turns", d, (int)i);
+            check_routes(f, nmap, L, i, &p, &mine, res);
+            int k = L->vals[i] == 0 ? 1 : (L->vals[i] & 1) ? 2 : 0;
+            cl[k] += 1;
+            po[k] += self ? 1 : 2;
+        }
+        routes += mine.routes, sampled += mine.sampled;
+        free(sc.keys), free(sc.stamps), free(sc.val);
+    }
+    memcpy(t->cl, cl, sizeof cl), memcpy(t->po, po, sizeof po);
+    t->routes = routes, t->sampled = sampled;
+}
+
+/* The header's counts of layer d against the tally. */
+static void check_counts(const pb_tb_header *h, int d, const layer_tally *t, pb_tb_verify_result *res) {
+    const pb_tb_layer_counts *hc = &h->layer[d - h->d0];
+    uint64_t tc = 0, tp = 0;
+    for (int k = 0; k < 3; k++) {
+        tc += t->cl[k], tp += t->po[k];
+        if (t->cl[k] != hc->classes_by[k] || t->po[k] != hc->positions_by[k])
+            fail(res, "layer %d: the header's counts by value (value %d) do not match the entries", d, k - 1);
+    }
+    if (tc != hc->classes || tp != hc->positions)
+        fail(res, "layer %d: the header's counts do not match the entries", d, 0);
+}
+
+/* The root is in layer d0 (L, loaded). */
+static void check_root(const pb_tb *tb, const pb_tb_layer *L, pb_tb_verify_result *res) {
+    const pb_field *f = tb->f;
+    const int d0 = tb->h.d0;
+    pb_position root;
+    pb_tb_root(tb, &root);
+    if (converted(f, &root) != d0) fail(res, "the root is not in layer %d", d0, 0);
+    uint64_t rk[PB_MAX_WORDS + 1];
+    vmap rm;
+    fill_map(tb, L, &rm);
+    pb_position_pack(f, &root, rk);
+    if (vmap_get(&rm, rk) < 0) fail(res, "the root is missing from layer %d", d0, 0);
+    vmap_free(&rm);
+}
+
+/* From the deepest layer up: layer d checked against the map of layer
+ * d + 1 (empty past the deepest), then kept as the next one. */
 int pb_tb_verify(pb_tb *tb, int threads, pb_tb_verify_result *res, char *err, size_t errlen) {
     memset(res, 0, sizeof *res);
-    const pb_field *f = tb->f;
     const pb_tb_header *h = &tb->h;
-    int kw = tb->k.kw, nt = threads > 0 ? threads : omp_get_max_threads();
+    int nt = threads > 0 ? threads : omp_get_max_threads();
     pb_tb_layer cur, next;
     vmap nmap;
     memset(&nmap, 0, sizeof nmap);
     if (pb_tb_load(tb, h->dmax, &next, err, errlen)) return 2;
     for (int d = h->dmax; d >= h->d0; d--) {
-        /* Layer d+1's map (empty past the deepest layer), layer d loaded. */
         vmap_free(&nmap);
         if (d < h->dmax) fill_map(tb, &next, &nmap);
         if (d == h->dmax) cur = next, memset(&next, 0, sizeof next);
@@ -266,75 +370,13 @@ int pb_tb_verify(pb_tb *tb, int threads, pb_tb_verify_result *res, char *err, si
             return 2;
         }
         pb_tb_layer_free(&next);
-        uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0}, routes = 0, sampled = 0;
-#pragma omp parallel num_threads(nt) reduction(+ : cl[:3], po[:3], routes, sampled)
-        {
-            step_ctx sc;
-            memset(&sc, 0, sizeof sc);
-            sc.f = f, sc.next = &nmap, sc.kw = f->nwords + 1;
-            step_grow(&sc);
-#pragma omp for schedule(dynamic, 64)
-            for (size_t i = 0; i < cur.n; i++) {
-                const uint64_t *key = cur.keys + i * kw;
-                pb_position p, q;
-                uint64_t mk[PB_TB_MAX_KW];
-                pb_tb_unpack(f, &tb->k, key, cur.to_move, &p);
-                pb_position_mirror(f, &p, &q, 1, 0);
-                pb_tb_pack(f, &tb->k, &q, mk);
-                int c = pb_tb_cmp(key, mk, kw);
-                if (i > 0 && pb_tb_cmp(key - kw, key, kw) >= 0)
-                    fail(res, "layer %d: entry %d is out of order", d, (int)i);
-                if (c > 0) fail(res, "layer %d: entry %d is not the smaller key of its mirror pair", d, (int)i);
-                if (converted(f, &p) != d || !pb_is_node(f, p.ball))
-                    fail(res, "layer %d: entry %d does not belong to the layer", d, (int)i);
-                /* Step by step, every entry. */
-                sc.stamp = (uint64_t)i + 1 + ((uint64_t)d << 40);
-                sc.missing = 0, sc.n = 0;
-                uint8_t best = step_best(&sc, &p);
-                if (sc.missing)
-                    fail(res, "layer %d: a successor of entry %d is missing from the next layer", d, (int)i);
-                else if (best != cur.vals[i]) fail(res, "layer %d: entry %d is not the best of its turns", d, (int)i);
-                /* Route by route, a sample. */
-                if (cur.n <= ROUTE_ALL || i % ROUTE_STRIDE == 0) {
-                    route_ctx rc = {&nmap, f->nwords + 1, 0, 0, 0, 0};
-                    capped_ctx cc = {&rc, 0};
-                    pb_routes_foreach(f, &p, on_route_capped, &cc);
-                    routes += rc.routes;
-                    sampled++;
-                    if (rc.missing) fail(res, "layer %d: a successor of entry %d is missing (route check)", d, (int)i);
-                    else if (!rc.have) fail(res, "layer %d: entry %d has no turn", d, (int)i);
-                    else if (cc.capped ? better(rc.best, cur.vals[i]) : rc.best != cur.vals[i])
-                        fail(res, "layer %d: entry %d is not the best of its routes", d, (int)i);
-                }
-                int k = cur.vals[i] == 0 ? 1 : (cur.vals[i] & 1) ? 2 : 0;
-                cl[k] += 1;
-                po[k] += c == 0 ? 1 : 2;
-            }
-            free(sc.keys), free(sc.stamps), free(sc.val);
-        }
-        res->route_checked += sampled;
-        res->routes += routes;
+        layer_tally t;
+        check_entries(tb, &cur, &nmap, nt, &t, res);
+        res->route_checked += t.sampled;
+        res->routes += t.routes;
         res->checked += cur.n;
-        const pb_tb_layer_counts *hc = &h->layer[d - h->d0];
-        uint64_t tc = 0, tp = 0;
-        for (int k = 0; k < 3; k++) {
-            tc += cl[k], tp += po[k];
-            if (cl[k] != hc->classes_by[k] || po[k] != hc->positions_by[k])
-                fail(res, "layer %d: the header's counts by value (value %d) do not match the entries", d, k - 1);
-        }
-        if (tc != hc->classes || tp != hc->positions)
-            fail(res, "layer %d: the header's counts do not match the entries", d, 0);
-        if (d == h->d0) {
-            pb_position root;
-            pb_tb_root(tb, &root);
-            if (converted(f, &root) != h->d0) fail(res, "the root is not in layer %d", h->d0, 0);
-            uint64_t rk[PB_MAX_WORDS + 1];
-            vmap rm;
-            fill_map(tb, &cur, &rm);
-            pb_position_pack(f, &root, rk);
-            if (vmap_get(&rm, rk) < 0) fail(res, "the root is missing from layer %d", h->d0, 0);
-            vmap_free(&rm);
-        }
+        check_counts(h, d, &t, res);
+        if (d == h->d0) check_root(tb, &cur, res);
         next = cur;
     }
     pb_tb_layer_free(&next);

@@ -473,6 +473,125 @@ static void test_key_sort(void **state) {
         }
 }
 
+/* The key set against the plain sort: keys of 1 to 3 words with many
+ * repeats and near-equal keys go in one by one from an empty set (which
+ * grows from its smallest size many times, its queue flushed at each
+ * count asked), and come out as the distinct keys in order. */
+static void test_keyset(void **state) {
+    (void)state;
+    uint64_t rng = 4242;
+    for (int kw = 1; kw <= 3; kw++) {
+        size_t n = 20000;
+        uint64_t *v = malloc(sizeof(uint64_t) * n * (size_t)kw);
+        pb_tb_keyset s;
+        pb_tb_keyset_init(&s, kw);
+        for (size_t i = 0; i < n; i++) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            for (int w = 0; w < kw; w++) /* a ball-like first word; few values: many repeats */
+                v[i * (size_t)kw + (size_t)w] = w == 0 ? (rng % 37) << 48 | (rng >> 40) % 5 : (rng >> (8 * w)) % 11;
+            assert_int_equal(pb_tb_keyset_put(&s, v + i * (size_t)kw), 0);
+            assert_true(2 * s.n <= s.nslots);
+            if (i % 997 == 0) {
+                pb_tb_keyset_flush(&s);
+                /* Distinct so far, by the plain sort of a copy. */
+                uint64_t *c = malloc(sizeof(uint64_t) * (i + 1) * (size_t)kw);
+                memcpy(c, v, sizeof(uint64_t) * (i + 1) * (size_t)kw);
+                assert_int_equal(s.n, pb_tb_sort_unique(c, i + 1, kw));
+                free(c);
+            }
+        }
+        size_t got;
+        uint64_t *keys = pb_tb_keyset_take_sorted(&s, &got);
+        size_t m = pb_tb_sort_unique(v, n, kw);
+        assert_true(m > 100 && m < n);
+        assert_int_equal(got, m);
+        assert_memory_equal(keys, v, sizeof(uint64_t) * m * (size_t)kw);
+        assert_int_equal(s.n, 0);
+        free(keys), free(v);
+    }
+}
+
+/* Keys against a byte-by-byte packing written here (docs/tablebase.md's
+ * table: ball in bytes 0-1, segment s in byte 2 + s/8, bit 7 - s%8), and
+ * classes against the smaller of the keys of a position and its mirror
+ * image (pb_position_mirror), on random segment sets of fields whose keys
+ * take one word to several, with the ball on every node (middle column
+ * included). */
+static void ref_pack(const pb_field *f, const pb_position *p, int kw, uint64_t *key) {
+    memset(key, 0, sizeof(uint64_t) * (size_t)kw);
+    unsigned char bytes[8 * PB_TB_MAX_KW];
+    memset(bytes, 0, sizeof bytes);
+    bytes[0] = (unsigned char)(p->ball >> 8), bytes[1] = (unsigned char)(p->ball & 0xff);
+    for (int s = 0; s < f->nsegments; s++)
+        if (p->seg[s >> 6] >> (s & 63) & 1) bytes[2 + s / 8] |= (unsigned char)(0x80u >> (s % 8));
+    for (int b = 0; b < 8 * kw; b++) key[b / 8] = key[b / 8] << 8 | bytes[b];
+}
+
+static void test_keys_and_classes(void **state) {
+    (void)state;
+    const tcase fields[] = {{PB_RULES_BOOK, 2, 2, 2, 0, PB_DEAD_END_DRAW},
+                            {PB_RULES_BOOK, 2, 4, 4, 0, PB_DEAD_END_DRAW},
+                            {PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_DRAW},
+                            {PB_RULES_BOOK, 4, 8, 10, 0, PB_DEAD_END_DRAW}};
+    uint64_t rng = 777;
+    int self = 0;
+    for (int fi = 0; fi < 4; fi++) {
+        pb_field *f = field_of(&fields[fi]);
+        pb_tb_keyfmt k;
+        pb_tb_keyfmt_init(&k, f);
+        for (int ball = 0; ball < f->nlattice; ball++) {
+            if (!pb_is_node(f, ball)) continue;
+            for (int t = 0; t < 30; t++) {
+                pb_position p, m;
+                memset(&p, 0, sizeof p);
+                for (int s = 0; s < f->nsegments; s++) {
+                    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                    /* Sparse, dense and empty segment sets; some symmetric. */
+                    if (t % 3 && rng % (unsigned)(t % 3 == 1 ? 9 : 2) == 0) p.seg[s >> 6] |= 1ULL << (s & 63);
+                }
+                if (t % 10 == 9) {
+                    pb_position_mirror(f, &p, &m, 1, 0);
+                    for (int w = 0; w < f->nwords; w++) p.seg[w] |= m.seg[w];
+                }
+                p.ball = (int16_t)ball;
+                pb_position_refresh(f, &p);
+                pb_position_mirror(f, &p, &m, 1, 0);
+                uint64_t want[PB_TB_MAX_KW], wm[PB_TB_MAX_KW], got[PB_TB_MAX_KW];
+                ref_pack(f, &p, k.kw, want);
+                pb_tb_pack(f, &k, &p, got);
+                assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                ref_pack(f, &m, k.kw, wm);
+                int c = pb_tb_cmp(wm, want, k.kw);
+                if (c < 0) memcpy(want, wm, sizeof want);
+                assert_int_equal(pb_tb_canon(f, &k, &p, got), c == 0 ? 1 : 2);
+                assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                assert_int_equal(pb_tb_canon_segs(f, &k, m.seg, m.ball, got), c == 0 ? 1 : 2);
+                assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                /* From a base: a random part of p's segments (the usual
+                 * case), and the same with one segment p lacks. */
+                uint64_t base[PB_MAX_WORDS], bm[PB_MAX_WORDS];
+                for (int w = 0; w < f->nwords; w++) {
+                    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                    base[w] = p.seg[w] & rng;
+                }
+                for (int round = 0; round < 2; round++) {
+                    pb_tb_mirror_segs(f, base, bm);
+                    assert_int_equal(pb_tb_canon_near(f, &k, p.seg, p.ball, base, bm, got), c == 0 ? 1 : 2);
+                    assert_memory_equal(got, want, sizeof(uint64_t) * (size_t)k.kw);
+                    for (int s = 0; s < f->nsegments; s++)
+                        if (!(p.seg[s >> 6] >> (s & 63) & 1)) {
+                            base[s >> 6] |= 1ULL << (s & 63);
+                            break;
+                        }
+                }
+                self += c == 0;
+            }
+        }
+        pb_field_free(f);
+    }
+    assert_true(self > 20);
+}
+
 static void test_line_and_turns(void **state) {
     (void)state;
     tcase c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW};
@@ -510,6 +629,8 @@ int main(void) {
         cmocka_unit_test(test_container_refuses),
         cmocka_unit_test(test_line_and_turns),
         cmocka_unit_test(test_key_sort),
+        cmocka_unit_test(test_keys_and_classes),
+        cmocka_unit_test(test_keyset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,6 +101,38 @@ static void compare_keys_only(pb_turnwalk *tw, const pb_field *f, const pb_posit
     free(a.w), free(b.w);
 }
 
+/* A walk with ends off gives the list's outcomes that do not end the game,
+ * in the full walk's order, and the kinds of end the list has. */
+static int collect_going_on(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    assert_int_equal(o->end, PB_END_NONE);
+    return collect_key(ctx, f, o);
+}
+
+static int keep_going_on(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    return o->end == PB_END_NONE ? collect_key(ctx, f, o) : 0;
+}
+
+static void compare_without_ends(pb_turnwalk *tw, const pb_field *f, const pb_position *p, const ref_list *ref) {
+    int want = 0;
+    for (int i = 0; i < ref->n; i++) {
+        const ref_outcome *r = &ref->v[i];
+        if (r->end == PB_END_NONE) continue;
+        want |= r->loser == PB_NOBODY    ? PB_TURNWALK_END_DRAW
+                : r->loser == p->to_move ? PB_TURNWALK_END_LOSS
+                                         : PB_TURNWALK_END_WIN;
+    }
+    key_list a = {NULL, 0, f->nwords + 1}, b = {NULL, 0, f->nwords + 1};
+    assert_true(pb_turn_outcomes(tw, p, keep_going_on, &a) >= 0);
+    pb_turnwalk_set_ends(tw, 0);
+    long n = pb_turn_outcomes(tw, p, collect_going_on, &b);
+    assert_int_equal(pb_turnwalk_ends(tw), want);
+    pb_turnwalk_set_ends(tw, 1);
+    assert_int_equal(n, a.n);
+    assert_int_equal(a.n, b.n);
+    if (a.n) assert_memory_equal(a.w, b.w, sizeof(uint64_t) * (size_t)(a.n * (a.kw + 1)));
+    free(a.w), free(b.w);
+}
+
 /* Compares the walk with the route list at p; returns the number of routes. */
 static uint64_t compare_at(pb_turnwalk *tw, const pb_field *f, pb_position *p) {
     ref_list ref = {NULL, 0, 0, f};
@@ -123,6 +155,7 @@ static uint64_t compare_at(pb_turnwalk *tw, const pb_field *f, pb_position *p) {
     }
     assert_int_equal(pb_turn_can_score(tw, p), scores);
     compare_keys_only(tw, f, p);
+    compare_without_ends(tw, f, p, &ref);
     free(seen);
     free(ref.v);
     return routes;
