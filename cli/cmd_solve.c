@@ -166,13 +166,14 @@ static void print_cluster_json(pb_json *j, const pb_cluster_stats *cs) {
     const pb_jobs_stats *js = &cs->jobs;
     pb_json_int(j, "mpi_processes", cs->nranks);
     pb_json_object(j, "mpi");
-    pb_json_uint(j, "jobs", js->sent);
-    pb_json_uint(j, "out_of_budget", js->failed);
-    pb_json_uint(j, "warm", js->home);
-    pb_json_uint(j, "top_positions", js->positions);
-    pb_json_uint(j, "expanded", js->expanded);
-    pb_json_uint(j, "learnt", js->learnt);
-    pb_json_uint(j, "updates", js->updates);
+    pb_json_uints(j, (const pb_json_count[]){{"jobs", js->sent},
+                                             {"out_of_budget", js->failed},
+                                             {"warm", js->home},
+                                             {"top_positions", js->positions},
+                                             {"expanded", js->expanded},
+                                             {"learnt", js->learnt},
+                                             {"updates", js->updates},
+                                             {NULL, 0}});
     pb_json_int(j, "questions", js->phases);
     pb_json_num(j, "rank0_cpu_seconds", "%.6f", cs->rank0_cpu);
     pb_json_array(j, "ranks");
