@@ -196,11 +196,7 @@ static int parse_options(pb_opts *o, int *side, int argc, char **argv) {
                             "With --vs-solver one person plays against perfect play (commands value,\n"
                             "hint and go as well).\n",
                             options, 1};
-    int rc = pb_cli_parse(&cmd, argc, argv, o);
-    if (rc != PB_CLI_GO) return rc;
-    if (!o->vs_solver && (*side >= 0 || o->time_limit > 0 || o->memory))
-        return pb_fail(PB_EXIT_USAGE, "--side, --time-limit and --memory go with --vs-solver");
-    return PB_CLI_GO;
+    return pb_cli_parse(&cmd, argc, argv, o);
 }
 
 /* The game on field f from the record of o, the board's look, and with
@@ -314,6 +310,8 @@ int cmd_play(int argc, char **argv) {
     int side = -1;
     int rc = parse_options(&o, &side, argc, argv);
     if (rc != PB_CLI_GO) return rc;
+    if (!o.vs_solver && (side >= 0 || o.time_limit > 0 || o.memory))
+        return pb_fail(PB_EXIT_USAGE, "--side, --time-limit and --memory go with --vs-solver");
     pb_field *f = pb_cli_field(&o);
     if (!f) return PB_EXIT_USAGE;
     play p;

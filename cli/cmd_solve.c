@@ -509,15 +509,17 @@ static int run_caught(solve_mode mode, const pb_opts *o, const pb_field *f, cons
 static int print_game_over(const pb_opts *o, const pb_game *g) {
     char buf[128];
     pb_game_result(g, buf, sizeof buf);
-    if (o->json) {
-        pb_json j;
-        pb_json_init(&j, stdout);
-        pb_json_object(&j, NULL);
-        pb_cli_json_version(&j);
-        pb_json_bool(&j, "game_over", 1);
-        pb_json_str(&j, "result", buf);
-        pb_json_end(&j);
-    } else printf("the game is over: %s\n", buf);
+    if (!o->json) {
+        printf("the game is over: %s\n", buf);
+        return PB_EXIT_OK;
+    }
+    pb_json j;
+    pb_json_init(&j, stdout);
+    pb_json_object(&j, NULL);
+    pb_cli_json_version(&j);
+    pb_json_bool(&j, "game_over", 1);
+    pb_json_str(&j, "result", buf);
+    pb_json_end(&j);
     return PB_EXIT_OK;
 }
 
