@@ -196,14 +196,7 @@ static int bench_endgames(int least, int most, int count, int algo, pb_json *j) 
 /* The field and game of position b; 0, or -1 after a message. */
 static int load(const solve_pos *b, pb_field **f, pb_game *g) {
     pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
-    char err[256];
-    *f = pb_field_new(&sp, err, sizeof err);
-    if (!*f || pb_record_parse(*f, b->record, g, err, sizeof err)) {
-        pb_fail(PB_EXIT_FAIL, "bench: %s", err);
-        pb_field_free(*f);
-        return -1;
-    }
-    return 0;
+    return pb_bench_load(&sp, b->record, f, g);
 }
 
 int pb_bench_signature(const pb_opts *o) {
@@ -246,65 +239,80 @@ int pb_bench_signature(const pb_opts *o) {
     return PB_EXIT_OK;
 }
 
+/* One solve's row: in the JSON array j, or (j NULL) a line of the table. */
+static void print_solve(pb_json *j, const char *name, const char *cname, int threads, const pb_solve_result *r,
+                        double wall, double cpu) {
+    if (!j) {
+        printf("%-30s %-18s %6s %12llu %9.3f %9.3f %10.2f\n", name, cname, pb_value_name(r->value),
+               (unsigned long long)r->nodes, wall, cpu, wall > 0 ? r->nodes / wall / 1e6 : 0.0);
+        return;
+    }
+    pb_json_object(j, NULL);
+    pb_json_str(j, "name", name);
+    pb_json_str(j, "configuration", cname);
+    pb_json_int(j, "threads", threads);
+    pb_json_str(j, "value", pb_value_name(r->value));
+    pb_json_uint(j, "nodes", r->nodes);
+    pb_json_num(j, "wall_seconds", "%.4f", wall);
+    pb_json_num(j, "cpu_seconds", "%.4f", cpu);
+    pb_json_uint(j, "peak_memory_bytes", r->peak_rss);
+    pb_json_end(j);
+}
+
+/* Position b solved in every configuration that applies to it, each
+ * printed (into j, or as text with j NULL).  Values that differ between
+ * configurations are reported, *rc set to PB_EXIT_FAIL, and the benchmark
+ * goes on: PB_EXIT_OK; a failure that stops it returns its status after
+ * the message. */
+static int solve_position(const solve_pos *b, int nthreads, size_t hash, pb_json *j, int *rc) {
+    pb_field *f;
+    pb_game g;
+    if (load(b, &f, &g)) return PB_EXIT_FAIL;
+    int value1 = PB_UNKNOWN, status = PB_EXIT_OK;
+    for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+        const config *cf = &configs[c];
+        if (b->pn_only && cf->algo == PB_ALGO_AB) continue;
+        pb_solve_opts so = {0};
+        so.algo = cf->algo;
+        so.threads = cf->threads2 ? nthreads : 1;
+        so.hash_bytes = cf->big_hash ? 8 * hash : hash;
+        so.no_pv = 1;
+        so.first_turns = cf->first_turns;
+        so.full_keys = cf->full_keys;
+        so.no_tactics = cf->no_tactics;
+        pb_solve_result r;
+        double c0 = cpu_seconds(), t0 = omp_get_wtime();
+        if (pb_solve(f, &g.pos, &so, &r)) {
+            status = pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
+            break;
+        }
+        double wall = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
+        if (c == 0) value1 = r.value;
+        else if (r.value != value1)
+            *rc = pb_fail(PB_EXIT_FAIL, "bench: %s: values differ between configurations", b->name);
+        char cname[64];
+        snprintf(cname, sizeof cname, "%s", cf->name);
+        if (cf->threads2) snprintf(cname, sizeof cname, "ab value, %d threads", nthreads);
+        print_solve(j, b->name, cname, so.threads, &r, wall, cpu);
+        fflush(stdout);
+        pb_solve_result_free(&r);
+    }
+    pb_game_free(&g);
+    pb_field_free(f);
+    return status;
+}
+
 int pb_bench_solve(const pb_opts *o) {
     int nthreads = o->threads > 1 ? o->threads : 2;
     size_t hash = o->memory ? (size_t)pb_parse_size(o->memory) : (size_t)64 << 20;
     pb_json j;
-    if (o->json) {
-        pb_bench_json_begin(&j, "solve", nthreads);
-        pb_json_array(&j, "positions");
-    } else
+    if (!pb_bench_json_list(&j, o, "solve", nthreads, "positions"))
         printf("%-30s %-18s %6s %12s %9s %9s %10s\n", "position", "configuration", "value", "nodes", "wall s", "cpu s",
                "Mnodes/s");
     int rc = PB_EXIT_OK;
     for (size_t k = 0; k < sizeof solve_set / sizeof solve_set[0]; k++) {
-        const solve_pos *b = &solve_set[k];
-        pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
-        char err[256];
-        pb_field *f = pb_field_new(&sp, err, sizeof err);
-        pb_game g;
-        if (!f || pb_record_parse(f, b->record, &g, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
-        int value1 = PB_UNKNOWN;
-        for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
-            const config *cf = &configs[c];
-            if (b->pn_only && cf->algo == PB_ALGO_AB) continue;
-            pb_solve_opts so = {0};
-            so.algo = cf->algo;
-            so.threads = cf->threads2 ? nthreads : 1;
-            so.hash_bytes = cf->big_hash ? 8 * hash : hash;
-            so.no_pv = 1;
-            so.first_turns = cf->first_turns;
-            so.full_keys = cf->full_keys;
-            so.no_tactics = cf->no_tactics;
-            pb_solve_result r;
-            double c0 = cpu_seconds(), t0 = omp_get_wtime();
-            if (pb_solve(f, &g.pos, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
-            double wall = omp_get_wtime() - t0, cpu = cpu_seconds() - c0;
-            if (c == 0) value1 = r.value;
-            else if (r.value != value1)
-                rc = pb_fail(PB_EXIT_FAIL, "bench: %s: values differ between configurations", b->name);
-            char cname[64];
-            snprintf(cname, sizeof cname, "%s", cf->name);
-            if (cf->threads2) snprintf(cname, sizeof cname, "ab value, %d threads", nthreads);
-            if (o->json) {
-                pb_json_object(&j, NULL);
-                pb_json_str(&j, "name", b->name);
-                pb_json_str(&j, "configuration", cname);
-                pb_json_int(&j, "threads", so.threads);
-                pb_json_str(&j, "value", pb_value_name(r.value));
-                pb_json_uint(&j, "nodes", r.nodes);
-                pb_json_num(&j, "wall_seconds", "%.4f", wall);
-                pb_json_num(&j, "cpu_seconds", "%.4f", cpu);
-                pb_json_uint(&j, "peak_memory_bytes", r.peak_rss);
-                pb_json_end(&j);
-            } else
-                printf("%-30s %-18s %6s %12llu %9.3f %9.3f %10.2f\n", b->name, cname, pb_value_name(r.value),
-                       (unsigned long long)r.nodes, wall, cpu, wall > 0 ? r.nodes / wall / 1e6 : 0.0);
-            fflush(stdout);
-            pb_solve_result_free(&r);
-        }
-        pb_game_free(&g);
-        pb_field_free(f);
+        int st = solve_position(&solve_set[k], nthreads, hash, o->json ? &j : NULL, &rc);
+        if (st != PB_EXIT_OK) return st;
     }
     if (o->json) pb_json_end(&j), pb_json_array(&j, "endgames");
     for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++) {

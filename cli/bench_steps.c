@@ -38,17 +38,14 @@ int pb_bench_steps(const pb_opts *o) {
     uint64_t total = 0;
     double total_t = 0, total_w = 0;
     pb_json j;
-    if (o->json) {
-        pb_bench_json_begin(&j, "steps", 1);
-        pb_json_array(&j, "positions");
-    } else printf("%-28s %6s %14s %9s %9s %14s\n", "position", "depth", "steps", "cpu s", "wall s", "steps/s (cpu)");
+    if (!pb_bench_json_list(&j, o, "steps", 1, "positions"))
+        printf("%-28s %6s %14s %9s %9s %14s\n", "position", "depth", "steps", "cpu s", "wall s", "steps/s (cpu)");
     for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
         const bench_pos *b = &set[k];
         pb_field_spec sp = {b->rules, b->g, b->w, b->l, b->s, PB_DEAD_END_DRAW};
-        char err[200];
-        pb_field *f = pb_field_new(&sp, err, sizeof err);
+        pb_field *f;
         pb_game g;
-        if (!f || pb_record_parse(f, b->record, &g, err, sizeof err)) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+        if (pb_bench_load(&sp, b->record, &f, &g)) return PB_EXIT_FAIL;
         double w0 = wall_seconds(), t0 = thread_seconds();
         uint64_t n = pb_perft_steps(f, &g.pos, b->depth);
         double t = thread_seconds() - t0, w = wall_seconds() - w0;

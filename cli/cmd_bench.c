@@ -12,6 +12,24 @@ void pb_bench_json_begin(pb_json *j, const char *benchmark, int threads) {
     pb_json_int(j, "threads", threads);
 }
 
+int pb_bench_json_list(pb_json *j, const pb_opts *o, const char *benchmark, int threads, const char *list) {
+    if (!o->json) return 0;
+    pb_bench_json_begin(j, benchmark, threads);
+    pb_json_array(j, list);
+    return 1;
+}
+
+int pb_bench_load(const pb_field_spec *sp, const char *record, pb_field **f, pb_game *g) {
+    char err[256];
+    *f = pb_field_new(sp, err, sizeof err);
+    if (!*f || (record && pb_record_parse(*f, record, g, err, sizeof err))) {
+        pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+        pb_field_free(*f);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_bench(int argc, char **argv) {
     pb_opts o;
     const pb_option options[] = {

@@ -292,32 +292,30 @@ static int report(const pb_field *f, const pb_opts *o, const pb_enum_options *eo
     return pb_fail(st == PB_ENUM_IO ? PB_EXIT_WRITE : PB_EXIT_FAIL, "%s", res->message);
 }
 
-int cmd_enumerate(int argc, char **argv) {
-    pb_opts o;
-    pb_field *f;
-    pb_game g;
+/* The options, the field and the record's game: PB_CLI_GO, or the status. */
+static int parse_options(pb_opts *o, pb_field **f, pb_game *g, int argc, char **argv) {
     const pb_option options[] = {
-        PB_OPTS_FIELD(o),
-        PB_OPTS_RECORD(o),
-        PB_OPT_DEPTH(o, "stop after depth D (default: until every game has ended)"),
-        PB_OPT_THREADS(o, "OpenMP threads (the counts do not depend on it)"),
-        PB_OPT_MEMORY(o, "budget for the position sets, e.g. 512M; when it is exceeded\n"
-                         "the run stops (exit 4) naming the last finished depth"),
-        PB_OPT_CHECKPOINT(o, "directory of the checkpoint file (default .), written after\n"
-                             "each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
-                             "(with --mpi one file per process: ...ckpt.<rank>-of-<K>.<0|1>)\n"
-                             "and removed when every game has ended"),
-        PB_OPT_RESUME(o, "continue from that checkpoint's depth"),
-        PB_OPT_TIME_LIMIT(o, "stop after SECONDS of wall clock; like Ctrl-C or SIGTERM it prints\n"
-                             "the finished depths, keeps the checkpoint of the last one for\n"
-                             "--resume and exits with status 3"),
-        PB_OPT_FLAG("csv", &o.csv, "machine-readable output: CSV (exact integers)"),
-        PB_OPT_JSON(o),
-        PB_OPT_QUIET(o),
-        PB_OPT_MPI(o, "under mpirun: spread the positions over the processes (the\n"
-                      "same output; --memory per process; --resume with the same number\n"
-                      "of processes)"),
-        PB_OPT_MATCH(o),
+        PB_OPTS_FIELD(*o),
+        PB_OPTS_RECORD(*o),
+        PB_OPT_DEPTH(*o, "stop after depth D (default: until every game has ended)"),
+        PB_OPT_THREADS(*o, "OpenMP threads (the counts do not depend on it)"),
+        PB_OPT_MEMORY(*o, "budget for the position sets, e.g. 512M; when it is exceeded\n"
+                          "the run stops (exit 4) naming the last finished depth"),
+        PB_OPT_CHECKPOINT(*o, "directory of the checkpoint file (default .), written after\n"
+                              "each finished depth as paperball-enum-<rules>-<G>-<W>-<L>.ckpt\n"
+                              "(with --mpi one file per process: ...ckpt.<rank>-of-<K>.<0|1>)\n"
+                              "and removed when every game has ended"),
+        PB_OPT_RESUME(*o, "continue from that checkpoint's depth"),
+        PB_OPT_TIME_LIMIT(*o, "stop after SECONDS of wall clock; like Ctrl-C or SIGTERM it prints\n"
+                              "the finished depths, keeps the checkpoint of the last one for\n"
+                              "--resume and exits with status 3"),
+        PB_OPT_FLAG("csv", &o->csv, "machine-readable output: CSV (exact integers)"),
+        PB_OPT_JSON(*o),
+        PB_OPT_QUIET(*o),
+        PB_OPT_MPI(*o, "under mpirun: spread the positions over the processes (the\n"
+                       "same output; --memory per process; --resume with the same number\n"
+                       "of processes)"),
+        PB_OPT_MATCH(*o),
         PB_OPT_END};
     const pb_command cmd = {"enumerate", "[options] [RECORD-FILE|-]",
                             "Enumerates every game from the start (or from a record's position) breadth-first by\n"
@@ -329,67 +327,70 @@ int cmd_enumerate(int argc, char **argv) {
                             "Top loses), dead_end_bottom, dead_end_draw (hockey), kick_draw (triple: no free kick).\n"
                             "Totals: all games and all positions (see docs/enumerate.md).\n",
                             options, 1};
-    int rc = pb_cli_begin(&cmd, argc, argv, &o, &f, &g);
-    if (rc != PB_CLI_GO) return rc;
-    long long budget = o.memory ? pb_parse_size(o.memory) : 0;
-    int from_start = g.nturns == 0;
-    char *path = NULL;
-    rc = PB_EXIT_OK;
-    if (o.csv && o.json) {
-        rc = pb_fail(PB_EXIT_USAGE, "--csv and --json exclude each other");
-        goto out;
-    }
-    if (o.match) {
-        rc = pb_cli_match_enumerate(&o, f, &g);
-        goto out;
-    }
-    if (g.end != PB_END_NONE) {
-        rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to enumerate");
-        goto out;
-    }
+    return pb_cli_begin(&cmd, argc, argv, o, f, g);
+}
+
+/* The options of the run, with the checkpoint at path. */
+static void enum_options(pb_enum_options *eo, const pb_opts *o, char *path, int rank) {
+    eo->checkpoint = path;
+    eo->resume = o->resume;
+    eo->max_depth = o->depth;
+    /* Tests only (tests/cli/mpi.sh): keep counts above this in GMP, so that
+     * the big-count paths run on small fields.  The output is the same. */
+    const char *small_max = getenv("PAPERBALL_TEST_SMALL_MAX");
+    if (small_max) eo->small_max = strtoull(small_max, NULL, 10);
+    eo->threads = o->threads;
+    eo->memory = o->memory ? pb_parse_size(o->memory) : 0;
+    eo->time_limit = o->time_limit;
+    if (!o->quiet && rank == 0) eo->progress = progress;
+}
+
+/* The enumeration of g's position, under --mpi by every process of the
+ * run, and (rank 0) its report. */
+static int run_enumeration(const pb_field *f, const pb_opts *o, const pb_game *g) {
     pb_enum_options eo;
     pb_enum_options_init(&eo);
-    int rank = 0;
+    int rank = 0, rc = PB_EXIT_OK;
 #ifdef PB_HAVE_MPI
     pb_cluster cl;
     pb_enum_dist dist;
-    if (o.mpi) {
-        if (pb_cluster_start(&cl)) {
-            rc = PB_EXIT_FAIL;
-            goto out;
-        }
+    if (o->mpi) {
+        if (pb_cluster_start(&cl)) return PB_EXIT_FAIL;
         pb_cluster_enum_dist(&cl, f, &dist);
         eo.dist = &dist;
         rank = cl.rank;
     }
 #endif
-    path = checkpoint_path(&o, f, &rc);
-    if (!path) goto out;
-    eo.checkpoint = path;
-    eo.resume = o.resume;
-    eo.max_depth = o.depth;
-    /* Tests only (tests/cli/mpi.sh): keep counts above this in GMP, so that
-     * the big-count paths run on small fields.  The output is the same. */
-    const char *small_max = getenv("PAPERBALL_TEST_SMALL_MAX");
-    if (small_max) eo.small_max = strtoull(small_max, NULL, 10);
-    eo.threads = o.threads;
-    eo.memory = budget;
-    eo.time_limit = o.time_limit;
-    if (!o.quiet && rank == 0) eo.progress = progress;
+    char *path = checkpoint_path(o, f, &rc);
+    if (!path) return rc;
+    enum_options(&eo, o, path, rank);
     pb_enum_result res;
-    pb_enum_status st = enumerate_guarded(f, &g.pos, &eo, &res);
+    pb_enum_status st = enumerate_guarded(f, &g->pos, &eo, &res);
     long long peak = res.peak_memory;
 #ifdef PB_HAVE_MPI
-    if (o.mpi) peak = pb_cluster_max(&cl, peak);
+    if (o->mpi) peak = pb_cluster_max(&cl, peak);
 #endif
     /* Every process holds the same rows and status; rank 0 speaks. */
-    rc = rank != 0 ? silent_status(st) : report(f, &o, &eo, &res, st, from_start, peak);
+    rc = rank != 0 ? silent_status(st) : report(f, o, &eo, &res, st, g->nturns == 0, peak);
     pb_enum_result_free(&res);
 #ifdef PB_HAVE_MPI
-    if (o.mpi) pb_cluster_end(&cl);
+    if (o->mpi) pb_cluster_end(&cl);
 #endif
-out:
     free(path);
+    return rc;
+}
+
+int cmd_enumerate(int argc, char **argv) {
+    pb_opts o;
+    pb_field *f;
+    pb_game g;
+    int rc = parse_options(&o, &f, &g, argc, argv);
+    if (rc != PB_CLI_GO) return rc;
+    if (o.csv && o.json) rc = pb_fail(PB_EXIT_USAGE, "--csv and --json exclude each other");
+    else if (o.match) rc = pb_cli_match_enumerate(&o, f, &g);
+    else if (g.end != PB_END_NONE)
+        rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to enumerate");
+    else rc = run_enumeration(f, &o, &g);
     pb_game_free(&g);
     pb_field_free(f);
     return rc;

@@ -25,16 +25,20 @@ typedef struct divide_ctx {
     size_t n, cap;
 } divide_ctx;
 
+/* The next free slot of x, made room for; NULL when memory runs out. */
+static first_turn *next_turn(divide_ctx *x) {
+    if (x->n < x->cap) return &x->t[x->n++];
+    size_t cap = x->cap ? 2 * x->cap : 64;
+    first_turn *t = realloc(x->t, cap * sizeof *t);
+    if (!t) return NULL;
+    x->t = t, x->cap = cap;
+    return &x->t[x->n++];
+}
+
 static int collect_turn(void *c, const pb_field *f, pb_position *after, const pb_route *r) {
-    divide_ctx *x = c;
-    if (x->n == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 64;
-        first_turn *t = realloc(x->t, cap * sizeof *t);
-        if (!t) return 1;
-        x->t = t, x->cap = cap;
-    }
+    first_turn *t = next_turn(c);
+    if (!t) return 1;
     char buf[4096];
-    first_turn *t = &x->t[x->n++];
     t->name = strdup(pb_route_format(f, r->nodes, r->len, r->kick, buf, sizeof buf));
     t->after = *after;
     t->ends = r->end != PB_END_NONE;
@@ -86,6 +90,60 @@ static int divide(const perft_opts *po, const pb_field *f, pb_game *g, int depth
     return PB_EXIT_OK;
 }
 
+/* Where the rows of one position go: a JSON object, one batch line
+ * (line > 0) or a table; pos: with positions(d). */
+typedef struct rows_out {
+    pb_json j;
+    int json, line, pos, depth;
+} rows_out;
+
+static void rows_begin(rows_out *out) {
+    if (out->json) {
+        pb_json_init(&out->j, stdout);
+        pb_json_object(&out->j, NULL);
+        if (out->line) pb_json_int(&out->j, "line", out->line);
+        pb_json_array(&out->j, "depths");
+    } else if (out->line) {
+        printf("line %d:", out->line);
+    } else if (out->pos) {
+        printf("%5s %20s %16s %16s\n", "depth", "sequences", "positions", "finished");
+    } else {
+        printf("%5s %20s %20s\n", "depth", "sequences", "finished");
+    }
+}
+
+static void rows_print(rows_out *out, int d, const pb_perft_row *r) {
+    unsigned long long seq = r->sequences, positions = r->positions, fin = r->finished;
+    const char *more = d < out->depth ? ";" : "", *over = r->overflow ? "  (overflow: use enumerate)" : "";
+    if (out->json) {
+        pb_json_object(&out->j, NULL);
+        pb_json_int(&out->j, "depth", d);
+        pb_json_uint(&out->j, "sequences", seq);
+        if (out->pos) pb_json_uint(&out->j, "positions", positions);
+        pb_json_uint(&out->j, "finished", fin);
+        pb_json_end(&out->j);
+    } else if (out->line && out->pos) {
+        printf(" %d: %llu %llu %llu%s", d, seq, positions, fin, more);
+    } else if (out->line) {
+        printf(" %d: %llu %llu%s", d, seq, fin, more);
+    } else if (out->pos) {
+        printf("%5d %20llu %16llu %16llu%s\n", d, seq, positions, fin, over);
+    } else {
+        printf("%5d %20llu %20llu%s\n", d, seq, fin, over);
+    }
+}
+
+static void rows_end(rows_out *out, int overflow) {
+    if (out->json) {
+        pb_json_end(&out->j);
+        if (overflow) pb_json_bool(&out->j, "overflow", 1);
+        pb_cli_json_version(&out->j);
+        pb_json_end(&out->j);
+    } else if (out->line) {
+        printf("%s\n", overflow ? " (overflow)" : "");
+    }
+}
+
 /* The perft rows of g's position: a table, a batch line or one JSON
  * object.  Depth 0 is shown only when asked for: the empty sequence, and
  * the position itself if the game goes on there. */
@@ -100,54 +158,17 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
         if (pos) n = pb_perft(f, &g->pos, depth, rows);
         else oom = pb_perft_count(f, &g->pos, depth, o->threads, rows) != 0, n = depth;
     }
-    pb_json j;
-    if (o->json) {
-        pb_json_init(&j, stdout);
-        pb_json_object(&j, NULL);
-        if (line) pb_json_int(&j, "line", line);
-        pb_json_array(&j, "depths");
-    } else if (line) {
-        printf("line %d:", line);
-    } else if (pos) {
-        printf("%5s %20s %16s %16s\n", "depth", "sequences", "positions", "finished");
-    } else {
-        printf("%5s %20s %20s\n", "depth", "sequences", "finished");
-    }
+    rows_out out = {.json = o->json, .line = line, .pos = pos, .depth = depth};
+    rows_begin(&out);
     int overflow = 0;
     for (int d = depth ? 1 : 0; d <= depth; d++) {
         pb_perft_row r = d == 0           ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0}
                          : d <= n && rows ? rows[d - 1]
                                           : (pb_perft_row){d, 0, 0, 0, 0};
         overflow |= r.overflow;
-        if (o->json) {
-            pb_json_object(&j, NULL);
-            pb_json_int(&j, "depth", d);
-            pb_json_uint(&j, "sequences", r.sequences);
-            if (pos) pb_json_uint(&j, "positions", r.positions);
-            pb_json_uint(&j, "finished", r.finished);
-            pb_json_end(&j);
-        } else if (line && pos) {
-            printf(" %d: %llu %llu %llu%s", d, (unsigned long long)r.sequences, (unsigned long long)r.positions,
-                   (unsigned long long)r.finished, d < depth ? ";" : "");
-        } else if (line) {
-            printf(" %d: %llu %llu%s", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
-                   d < depth ? ";" : "");
-        } else if (pos) {
-            printf("%5d %20llu %16llu %16llu%s\n", d, (unsigned long long)r.sequences, (unsigned long long)r.positions,
-                   (unsigned long long)r.finished, r.overflow ? "  (overflow: use enumerate)" : "");
-        } else {
-            printf("%5d %20llu %20llu%s\n", d, (unsigned long long)r.sequences, (unsigned long long)r.finished,
-                   r.overflow ? "  (overflow: use enumerate)" : "");
-        }
+        rows_print(&out, d, &r);
     }
-    if (o->json) {
-        pb_json_end(&j);
-        if (overflow) pb_json_bool(&j, "overflow", 1);
-        pb_cli_json_version(&j);
-        pb_json_end(&j);
-    } else if (line) {
-        printf("%s\n", overflow ? " (overflow)" : "");
-    }
+    rows_end(&out, overflow);
     free(rows);
     if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
     if (overflow && !line)

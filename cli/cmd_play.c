@@ -167,26 +167,25 @@ static int parse_side(void *target, const char *name, const char *val) {
     return 0;
 }
 
-int cmd_play(int argc, char **argv) {
-    pb_opts o;
-    pb_field *f;
-    int side = -1;
-    const pb_option options[] = {PB_OPTS_FIELD(o),
-                                 PB_OPTS_RECORD(o),
-                                 PB_OPT_FLAG("vs-solver", &o.vs_solver, "play against perfect play"),
+/* The options of play: PB_CLI_GO, or the status to exit with. */
+static int parse_options(pb_opts *o, int *side, int argc, char **argv) {
+    const pb_option options[] = {PB_OPTS_FIELD(*o),
+                                 PB_OPTS_RECORD(*o),
+                                 PB_OPT_FLAG("vs-solver", &o->vs_solver, "play against perfect play"),
                                  {.name = "side",
                                   .value = "top|bottom",
                                   .help = "--vs-solver: the side you play (default: the side to move)",
                                   .kind = PB_ARG_CUSTOM,
-                                  .target = &side,
+                                  .target = side,
                                   .parse = parse_side},
-                                 PB_OPT_TIME_LIMIT(o, "--vs-solver: the solver's time for one answer (default 10); a\n"
-                                                      "position it cannot solve in that time is declared beyond reach"),
-                                 PB_OPT_MEMORY(o, "--vs-solver: the solver's table memory, e.g. 64M"),
-                                 PB_OPT_FLAG("unicode", &o.unicode, "draw the board with box-drawing characters"),
-                                 PB_OPT_FLAG("ascii", &o.ascii, "draw the board with ASCII characters (the default)"),
-                                 PB_OPT_FLAG("odd", &o.odd, "mark the odd nodes on the board"),
-                                 PB_OPT_MATCH(o),
+                                 PB_OPT_TIME_LIMIT(*o,
+                                                   "--vs-solver: the solver's time for one answer (default 10); a\n"
+                                                   "position it cannot solve in that time is declared beyond reach"),
+                                 PB_OPT_MEMORY(*o, "--vs-solver: the solver's table memory, e.g. 64M"),
+                                 PB_OPT_FLAG("unicode", &o->unicode, "draw the board with box-drawing characters"),
+                                 PB_OPT_FLAG("ascii", &o->ascii, "draw the board with ASCII characters (the default)"),
+                                 PB_OPT_FLAG("odd", &o->odd, "mark the odd nodes on the board"),
+                                 PB_OPT_MATCH(*o),
                                  PB_OPT_END};
     const pb_command cmd = {"play", "[options] [RECORD-FILE]",
                             "Two people play in the terminal, from the start or from the position of the\n"
@@ -197,63 +196,92 @@ int cmd_play(int argc, char **argv) {
                             "With --vs-solver one person plays against perfect play (commands value,\n"
                             "hint and go as well).\n",
                             options, 1};
-    int rc = pb_cli_parse(&cmd, argc, argv, &o);
-    if (rc != PB_CLI_GO) return rc;
-    if (!o.vs_solver && (side >= 0 || o.time_limit > 0 || o.memory))
-        return pb_fail(PB_EXIT_USAGE, "--side, --time-limit and --memory go with --vs-solver");
-    if ((f = pb_cli_field(&o)) == NULL) return PB_EXIT_USAGE;
+    return pb_cli_parse(&cmd, argc, argv, o);
+}
+
+/* The game on field f from the record of o, the board's look, and with
+ * --vs-solver the solver: PB_CLI_GO, or the status after the message. */
+static int start_game(play *p, const pb_opts *o, int side, const pb_field *f) {
     /* The game is loaded here, not by pb_cli_begin: standard input carries
      * the moves, so it cannot also carry the starting record. */
-    if ((o.record_file && !strcmp(o.record_file, "-")) ||
-        (!o.record && !o.record_file && o.nargs > 0 && !strcmp(o.args[0], "-"))) {
-        pb_field_free(f);
+    if ((o->record_file && !strcmp(o->record_file, "-")) ||
+        (!o->record && !o->record_file && o->nargs > 0 && !strcmp(o->args[0], "-")))
         return pb_fail(PB_EXIT_USAGE, "play reads the moves from standard input: give the start position with "
                                       "--record or a file, not '-'");
-    }
-    play p;
-    memset(&p, 0, sizeof p);
-    p.f = f;
-    if (pb_cli_game(&o, f, &p.g)) {
-        pb_field_free(f);
-        return PB_EXIT_USAGE;
-    }
-    p.base = p.g.nturns;
-    p.diagram.unicode = o.unicode && !o.ascii;
-    p.diagram.odd = o.odd;
-    p.diagram.highlight_from = -1;
-    if (o.vs_solver) {
-        p.solver = pb_play_solver_new(&o, f);
-        if (!p.solver) {
-            pb_game_free(&p.g);
-            pb_field_free(f);
+    memset(p, 0, sizeof *p);
+    p->f = f;
+    if (pb_cli_game(o, f, &p->g)) return PB_EXIT_USAGE;
+    p->base = p->g.nturns;
+    p->diagram.unicode = o->unicode && !o->ascii;
+    p->diagram.odd = o->odd;
+    p->diagram.highlight_from = -1;
+    if (o->vs_solver) {
+        p->solver = pb_play_solver_new(o, f);
+        if (!p->solver) {
+            pb_game_free(&p->g);
             return pb_fail(PB_EXIT_MEMORY, "cannot allocate the solver's table");
         }
-        p.person = side >= 0 ? side : pb_play_chooser(f, &p.g);
-        if (p.person == PB_NOBODY) p.person = p.g.pos.to_move;
+        p->person = side >= 0 ? side : pb_play_chooser(f, &p->g);
+        if (p->person == PB_NOBODY) p->person = p->g.pos.to_move;
     }
-    int interactive = isatty(STDIN_FILENO);
+    return PB_CLI_GO;
+}
+
+/* The board and whose turn it is. */
+static void show_position(const play *p) {
+    show_board(p);
+    show_status(p);
+}
+
+static void greet(const play *p) {
     char desc[128], from[8], to[8];
+    const pb_field *f = p->f;
     /* An example route that fits this field: from the centre to the NE. */
     printf("paperball play: %s; type a route such as %s-%s, or help\n", pb_field_describe(f, desc, sizeof desc),
            pb_node_name(f, f->centre, from), pb_node_name(f, pb_step_to(f, f->centre, PB_NE), to));
-    if (p.solver) printf("You play %s, the solver plays %s.\n", pb_player_name(p.person), pb_player_name(p.person ^ 1));
-    show_board(&p);
-    show_status(&p);
+    if (p->solver)
+        printf("You play %s, the solver plays %s.\n", pb_player_name(p->person), pb_player_name(p->person ^ 1));
+    show_position(p);
+}
+
+/* One line of the person: a command or a route.  1 when play stops (quit,
+ * or the solver failed: *status says how). */
+static int obey(play *p, const char *cmd, int *status) {
+    if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) return 1;
+    if (!strcmp(cmd, "help")) show_help(p->solver != NULL);
+    else if (!strcmp(cmd, "moves")) show_moves(p);
+    else if (!strcmp(cmd, "record")) show_record(p);
+    else if (!strcmp(cmd, "board")) show_position(p);
+    else if (!strcmp(cmd, "undo")) {
+        if (undo(p)) show_position(p);
+        else puts("nothing to undo");
+    } else if (p->solver && !strcmp(cmd, "value")) pb_play_solver_value(p->solver, &p->g);
+    else if (p->solver && !strcmp(cmd, "hint")) pb_play_solver_hint(p->solver, &p->g);
+    else if (p->solver && !strcmp(cmd, "go")) {
+        if ((*status = pb_play_solver_turn(p->solver, &p->g)) != PB_EXIT_OK) return 1;
+        show_position(p);
+    } else if (play_line(p, cmd)) show_position(p);
+    return 0;
+}
+
+/* Turns until the game ends, the person quits or the input ends: the
+ * solver's turns played, the person's read from standard input.  The
+ * status to exit with. */
+static int play_turns(play *p) {
+    int interactive = isatty(STDIN_FILENO), status = PB_EXIT_OK;
     char *line = NULL;
     size_t cap = 0;
-    int quit = 0, status = PB_EXIT_OK;
-    while (p.g.end == PB_END_NONE && !quit) {
-        if (p.solver) {
-            int who = pb_play_chooser(f, &p.g);
+    while (p->g.end == PB_END_NONE) {
+        if (p->solver) {
+            int who = pb_play_chooser(p->f, &p->g);
             if (who == PB_NOBODY) break;
-            if (who != p.person) {
-                if ((status = pb_play_solver_turn(p.solver, &p.g)) != PB_EXIT_OK) break;
-                show_board(&p);
-                show_status(&p);
+            if (who != p->person) {
+                if ((status = pb_play_solver_turn(p->solver, &p->g)) != PB_EXIT_OK) break;
+                show_position(p);
                 continue;
             }
         }
-        printf("%d. %s> ", p.g.nturns + 1, pb_player_name(p.g.pos.to_move));
+        printf("%d. %s> ", p->g.nturns + 1, pb_player_name(p->g.pos.to_move));
         fflush(stdout);
         if (getline(&line, &cap, stdin) < 0) {
             if (interactive) putchar('\n');
@@ -262,46 +290,39 @@ int cmd_play(int argc, char **argv) {
         }
         char *cmd = trim(line);
         if (!interactive) printf("%s\n", cmd);
-        if (!*cmd) continue;
-        if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
-            quit = 1;
-        } else if (!strcmp(cmd, "help")) {
-            show_help(p.solver != NULL);
-        } else if (!strcmp(cmd, "moves")) {
-            show_moves(&p);
-        } else if (!strcmp(cmd, "record")) {
-            show_record(&p);
-        } else if (!strcmp(cmd, "board")) {
-            show_board(&p);
-            show_status(&p);
-        } else if (!strcmp(cmd, "undo")) {
-            if (undo(&p)) {
-                show_board(&p);
-                show_status(&p);
-            } else {
-                puts("nothing to undo");
-            }
-        } else if (p.solver && !strcmp(cmd, "value")) {
-            pb_play_solver_value(p.solver, &p.g);
-        } else if (p.solver && !strcmp(cmd, "hint")) {
-            pb_play_solver_hint(p.solver, &p.g);
-        } else if (p.solver && !strcmp(cmd, "go")) {
-            if ((status = pb_play_solver_turn(p.solver, &p.g)) != PB_EXIT_OK) break;
-            show_board(&p);
-            show_status(&p);
-        } else if (play_line(&p, cmd)) {
-            show_board(&p);
-            show_status(&p);
-        }
+        if (*cmd && obey(p, cmd, &status)) break;
     }
     free(line);
-    char res[96];
-    if (p.g.end != PB_END_NONE) printf("game over: %s\n", pb_game_result(&p.g, res, sizeof res));
-    else if (p.solver && pb_play_chooser(f, &p.g) == PB_NOBODY)
-        puts("game over: no ply is left (no free kick): a draw");
-    show_record(&p);
-    pb_play_solver_free(p.solver);
-    pb_game_free(&p.g);
-    pb_field_free(f);
     return status;
+}
+
+/* The result, if the game is over, and the record. */
+static void finish(play *p) {
+    char res[96];
+    if (p->g.end != PB_END_NONE) printf("game over: %s\n", pb_game_result(&p->g, res, sizeof res));
+    else if (p->solver && pb_play_chooser(p->f, &p->g) == PB_NOBODY)
+        puts("game over: no ply is left (no free kick): a draw");
+    show_record(p);
+}
+
+int cmd_play(int argc, char **argv) {
+    pb_opts o;
+    int side = -1;
+    int rc = parse_options(&o, &side, argc, argv);
+    if (rc != PB_CLI_GO) return rc;
+    if (!o.vs_solver && (side >= 0 || o.time_limit > 0 || o.memory))
+        return pb_fail(PB_EXIT_USAGE, "--side, --time-limit and --memory go with --vs-solver");
+    pb_field *f = pb_cli_field(&o);
+    if (!f) return PB_EXIT_USAGE;
+    play p;
+    rc = start_game(&p, &o, side, f);
+    if (rc == PB_CLI_GO) {
+        greet(&p);
+        rc = play_turns(&p);
+        finish(&p);
+        pb_play_solver_free(p.solver);
+        pb_game_free(&p.g);
+    }
+    pb_field_free(f);
+    return rc;
 }

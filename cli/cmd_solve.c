@@ -12,8 +12,9 @@
 #include "../solver/json.h"
 #include "cli.h"
 #include "pictures.h"
-#include "cluster.h"
 #include "stop.h"
+#include "cluster.h"
+
 
 /* --checkpoint FILE: the saved proofs of this run (solver/proven.h),
  * loaded with --resume, saved every --save-every seconds by a thread of
@@ -138,13 +139,14 @@ static void print_cluster_json(pb_json *j, const pb_cluster_stats *cs) {
     const pb_jobs_stats *js = &cs->jobs;
     pb_json_int(j, "mpi_processes", cs->nranks);
     pb_json_object(j, "mpi");
-    pb_json_uint(j, "jobs", js->sent);
-    pb_json_uint(j, "out_of_budget", js->failed);
-    pb_json_uint(j, "warm", js->home);
-    pb_json_uint(j, "top_positions", js->positions);
-    pb_json_uint(j, "expanded", js->expanded);
-    pb_json_uint(j, "learnt", js->learnt);
-    pb_json_uint(j, "updates", js->updates);
+    pb_json_uints(j, (const pb_json_count[]){{"jobs", js->sent},
+                                             {"out_of_budget", js->failed},
+                                             {"warm", js->home},
+                                             {"top_positions", js->positions},
+                                             {"expanded", js->expanded},
+                                             {"learnt", js->learnt},
+                                             {"updates", js->updates},
+                                             {NULL, 0}});
     pb_json_int(j, "questions", js->phases);
     pb_json_num(j, "rank0_cpu_seconds", "%.6f", cs->rank0_cpu);
     pb_json_array(j, "ranks");
@@ -370,48 +372,55 @@ static int solve_batch(const pb_opts *o, const pb_field *f) {
     return rc;
 }
 
-int cmd_solve(int argc, char **argv) {
+/* The command line of solve. */
+typedef struct solve_args {
     pb_opts o;
-    solve_show show = {0};
-    const char *algo = NULL, *job_nodes = NULL;
-    double save_every = 60;
+    solve_show show;
+    const char *algo;       /* pn or ab, once choose_algo has run */
+    const char *algo_asked; /* --algo as given, NULL if not */
+    const char *job_nodes;  /* --job-nodes as given */
+    double save_every;
+} solve_args;
+
+static int parse_options(solve_args *a, int argc, char **argv) {
     const pb_option options[] = {
-        PB_OPTS_FIELD(o),
-        PB_OPTS_RECORD(o),
-        PB_OPT_BATCH(o),
-        PB_OPT_FLAG("first-turns", &show.first_turns,
+        PB_OPTS_FIELD(a->o),
+        PB_OPTS_RECORD(a->o),
+        PB_OPT_BATCH(a->o),
+        PB_OPT_FLAG("first-turns", &a->show.first_turns,
                     "also the value of every first-turn class (the routes that lead to\n"
                     "one position or to its left-right mirror image)"),
-        PB_OPT_FLAG("shortest", &show.shortest,
+        PB_OPT_FLAG("shortest", &a->show.shortest,
                     "also the distance to the end: the fastest win against the longest\n"
                     "defence, in turns, with a line that realises it (one thread;\n"
                     "slower than the value alone)"),
-        PB_OPT_FLAG("all-routes", &show.all_routes, "also every first turn (route) with its value, printed as found"),
-        PB_OPT_THREADS(o, "search threads (default 1)"),
-        PB_OPT_MEMORY(o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
-                         "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
-        PB_OPT_TIME_LIMIT(o, "stop after SECONDS, print what is proven (and save it with\n"
-                             "--checkpoint), exit 3"),
-        PB_OPT_TEXT("checkpoint", "FILE", &o.checkpoint,
+        PB_OPT_FLAG("all-routes", &a->show.all_routes,
+                    "also every first turn (route) with its value, printed as found"),
+        PB_OPT_THREADS(a->o, "search threads (default 1)"),
+        PB_OPT_MEMORY(a->o, "table memory cap, e.g. 64M, 2G (default: 1M for an endgame of\n"
+                            "<= 48 free segments, 8M up to 96, else 64M); --hash is the same"),
+        PB_OPT_TIME_LIMIT(a->o, "stop after SECONDS, print what is proven (and save it with\n"
+                                "--checkpoint), exit 3"),
+        PB_OPT_TEXT("checkpoint", "FILE", &a->o.checkpoint,
                     "keep the expensive proofs in FILE, saved every --save-every\n"
                     "seconds and when the run ends or is stopped (docs/solver.md)"),
-        PB_OPT_RESUME(o, "go on from the checkpoint FILE: its proofs are consulted first;\n"
-                         "the answer is the same, found faster"),
-        PB_OPT_SECONDS("save-every", &save_every, "seconds between saves of the checkpoint (default 60)"),
-        PB_OPT_TEXT("algo", "pn|ab", &algo,
+        PB_OPT_RESUME(a->o, "go on from the checkpoint FILE: its proofs are consulted first;\n"
+                            "the answer is the same, found faster"),
+        PB_OPT_SECONDS("save-every", &a->save_every, "seconds between saves of the checkpoint (default 60)"),
+        PB_OPT_TEXT("algo", "pn|ab", &a->algo,
                     "pn: proof-number search (the default; its threads take\n"
                     "whole first-turn classes); ab: alpha-beta (the default\n"
                     "with --mpi or --batch); docs/solver.md"),
-        PB_OPT_JSON(o),
-        PB_OPT_SVG(o, "draw the position with the line of perfect play"),
-        PB_OPT_HTML(o, "a page that replays that line step by step"),
-        PB_OPT_QUIET(o),
-        PB_OPT_MPI(o, "under mpirun: a job-level search, rank 0 handing positions to\n"
-                      "the others, each with its own table and --threads (same values)"),
-        PB_OPT_TEXT("job-nodes", "N", &job_nodes,
+        PB_OPT_JSON(a->o),
+        PB_OPT_SVG(a->o, "draw the position with the line of perfect play"),
+        PB_OPT_HTML(a->o, "a page that replays that line step by step"),
+        PB_OPT_QUIET(a->o),
+        PB_OPT_MPI(a->o, "under mpirun: a job-level search, rank 0 handing positions to\n"
+                         "the others, each with its own table and --threads (same values)"),
+        PB_OPT_TEXT("job-nodes", "N", &a->job_nodes,
                     "with --mpi: the node budget of one job (default 4M;\n"
                     "a job out of budget is split into its turns)"),
-        PB_OPT_MATCH(o),
+        PB_OPT_MATCH(a->o),
         PB_OPT_END};
     const pb_command cmd = {"solve", "[options] [RECORD-FILE|-]",
                             "Solves the position reached by the game record (default: the start) exactly:\n"
@@ -421,198 +430,243 @@ int cmd_solve(int argc, char **argv) {
                             "Ctrl-C (SIGINT) or SIGTERM prints what is proven so far, saves the checkpoint\n"
                             "(--checkpoint) and exits with status 3.\n",
                             options, 1};
-    int prc = pb_cli_parse(&cmd, argc, argv, &o);
-    if (prc != PB_CLI_GO) return prc;
-    /* Proof-number search proves far faster (results/bench_solve.md);
-     * the cluster solve and batches run alpha-beta. */
-    const char *algo_asked = algo; /* --shortest has a search of its own: no --algo pn */
-    if (!algo) algo = o.mpi || o.batch ? "ab" : "pn";
-    if (strcmp(algo, "ab") && strcmp(algo, "pn"))
-        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", algo);
-    if (o.mpi && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
-    if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
-    double time_limit = o.time_limit;
-    pb_field *f;
-    pb_game g;
-    if (pb_cli_load(&o, &f, o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
-    show.json = o.json, show.f = f;
-    if (job_nodes && (!o.mpi || pb_parse_size(job_nodes) <= 0)) {
-        pb_field_free(f);
-        return o.mpi ? pb_fail(PB_EXIT_USAGE, "bad value '%s' for --job-nodes: expected a node count such as 4M",
-                               job_nodes)
-                     : pb_fail(PB_EXIT_USAGE, "--job-nodes goes with --mpi");
-    }
-    if (show.all_routes && o.mpi) {
-        pb_field_free(f);
-        return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
-    }
-    if (show.shortest && (o.batch || o.match || o.mpi || o.checkpoint || show.all_routes || show.first_turns ||
-                          (algo_asked && !strcmp(algo_asked, "pn")))) {
-        pb_field_free(f);
+    return pb_cli_parse(&cmd, argc, argv, &a->o);
+}
+
+/* Proof-number search proves far faster (results/bench_solve.md); the
+ * cluster solve and batches run alpha-beta.  PB_CLI_GO, or the status. */
+static int choose_algo(solve_args *a) {
+    a->algo_asked = a->algo; /* --shortest has a search of its own: no --algo pn */
+    if (!a->algo) a->algo = a->o.mpi || a->o.batch ? "ab" : "pn";
+    if (strcmp(a->algo, "ab") && strcmp(a->algo, "pn"))
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", a->algo);
+    if (a->o.mpi && !strcmp(a->algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
+    if (a->o.batch && !strcmp(a->algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
+    return PB_CLI_GO;
+}
+
+/* The options that do not go together (checked once the field and the
+ * record are loaded: their errors come first).  PB_CLI_GO, or the status. */
+static int check_options(const solve_args *a) {
+    const pb_opts *o = &a->o;
+    const solve_show *sh = &a->show;
+    if (a->job_nodes && (!o->mpi || pb_parse_size(a->job_nodes) <= 0))
+        return o->mpi ? pb_fail(PB_EXIT_USAGE, "bad value '%s' for --job-nodes: expected a node count such as 4M",
+                                a->job_nodes)
+                      : pb_fail(PB_EXIT_USAGE, "--job-nodes goes with --mpi");
+    if (sh->all_routes && o->mpi) return pb_fail(PB_EXIT_USAGE, "--all-routes is not available with --mpi");
+    if (sh->shortest && (o->batch || o->match || o->mpi || o->checkpoint || sh->all_routes || sh->first_turns ||
+                         (a->algo_asked && !strcmp(a->algo_asked, "pn"))))
         return pb_fail(PB_EXIT_USAGE, "--shortest goes with none of --batch, --match, --mpi, --checkpoint, "
                                       "--first-turns, --all-routes, --algo pn");
-    }
-    if (o.batch && (show.all_routes || show.first_turns)) {
-        pb_field_free(f);
+    if (o->batch && (sh->all_routes || sh->first_turns))
         return pb_fail(PB_EXIT_USAGE, "--batch gives values and best turns only (no --first-turns, --all-routes)");
-    }
-    if ((o.batch || o.match) && (o.checkpoint || o.resume)) {
-        pb_field_free(f);
-        if (!o.batch) pb_game_free(&g);
+    if ((o->batch || o->match) && (o->checkpoint || o->resume))
         return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
-    }
-    if (o.batch) {
-        prc = solve_batch(&o, f);
-        pb_field_free(f);
-        return prc;
-    }
-    if (o.match) {
-        struct sigaction old[2];
-        pb_stop_catch(old);
-        int st = pb_cli_match_solve(&o, f, &g, pb_stop_flag());
-        pb_stop_restore(old);
-        pb_game_free(&g);
-        pb_field_free(f);
-        return st;
-    }
-    int rc = PB_EXIT_OK, rank = 0, nranks = 0;
-#ifdef PB_HAVE_MPI
-    pb_cluster cl;
-    if (o.mpi) {
-        if (pb_cluster_start(&cl)) {
-            pb_game_free(&g);
-            pb_field_free(f);
-            return PB_EXIT_FAIL;
-        }
-        rank = cl.rank, nranks = cl.nranks;
-    }
-#endif
-    if (g.end != PB_END_NONE && rank != 0) {
-        rc = PB_EXIT_OK;
-        goto end;
-    }
-    if (g.end != PB_END_NONE) {
-        char buf[128];
-        pb_game_result(&g, buf, sizeof buf);
-        if (o.json) {
-            pb_json j;
-            pb_json_init(&j, stdout);
-            pb_json_object(&j, NULL);
-            pb_cli_json_version(&j);
-            pb_json_bool(&j, "game_over", 1);
-            pb_json_str(&j, "result", buf);
-            pb_json_end(&j);
-        } else printf("the game is over: %s\n", buf);
-        rc = PB_EXIT_OK;
-        goto end;
-    }
-    if (show.shortest) {
-        struct sigaction old[2];
-        pb_stop_catch(old);
-        rc = pb_cli_solve_shortest(&o, f, &g, pb_stop_flag());
-        pb_stop_restore(old);
-        goto end;
-    }
-    solve_ckpt ck;
-    /* Under --mpi rank 0 keeps the checkpoint; the other processes only
-     * read it on --resume (a file system all of them see), as saved proofs
-     * for their own searches, and keep nothing (min_work: never). */
-    pb_proven wstore;
-    int wload = o.mpi && rank != 0 && o.checkpoint && o.resume;
-    if (o.mpi && rank != 0) {
-        memset(&ck, 0, sizeof ck);
-        rc = PB_CLI_GO;
-        if (wload) {
-            char err[512];
-            pb_proven_init(&wstore, f, &g.pos, PB_PROVEN_PINNED, 0);
-            if (pb_proven_load(&wstore, o.checkpoint, err, sizeof err)) rc = PB_EXIT_USAGE; /* rank 0 says why */
-        }
-    } else rc = ckpt_open(&ck, &o, f, &g, o.mpi ? "mpi" : algo, save_every);
-#ifdef PB_HAVE_MPI
-    if (o.mpi && pb_cluster_max(&cl, rc != PB_CLI_GO)) {
-        if (rc == PB_CLI_GO && rank == 0) ckpt_close(&ck, f, &g.pos, PB_UNKNOWN, NULL);
-        if (wload) pb_proven_free(&wstore);
-        if (rc == PB_CLI_GO) rc = PB_EXIT_USAGE;
-        goto end;
-    }
-#endif
-    if (rc != PB_CLI_GO) goto end;
-    rc = PB_EXIT_OK;
-    pb_solve_opts so = {0};
-    so.proven = ck.path ? &ck.store : NULL;
-    so.threads = o.threads > 0 ? o.threads : 1;
-    so.hash_bytes = o.memory ? (size_t)pb_parse_size(o.memory) : 0;
-    so.time_limit = time_limit;
-    so.stop = pb_stop_flag();
-    so.progress = o.quiet ? NULL : stderr;
-    so.first_turns = show.first_turns;
-    so.algo = !strcmp(algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB;
-    if (show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &show;
+    return PB_CLI_GO;
+}
+
+/* A way of solving that takes the stop flag (--match, --shortest), run
+ * with Ctrl-C and SIGTERM caught. */
+typedef int (*solve_mode)(const pb_opts *o, const pb_field *f, const pb_game *g, volatile sig_atomic_t *stop);
+
+static int run_caught(solve_mode mode, const pb_opts *o, const pb_field *f, const pb_game *g) {
     struct sigaction old[2];
     pb_stop_catch(old);
-    pb_solve_result r;
-    pb_cluster_stats cs = {0};
+    int st = mode(o, f, g, pb_stop_flag());
+    pb_stop_restore(old);
+    return st;
+}
+
+/* A record that ends the game: its result. */
+static int print_game_over(const pb_opts *o, const pb_game *g) {
+    char buf[128];
+    pb_game_result(g, buf, sizeof buf);
+    if (!o->json) {
+        printf("the game is over: %s\n", buf);
+        return PB_EXIT_OK;
+    }
+    pb_json j;
+    pb_json_init(&j, stdout);
+    pb_json_object(&j, NULL);
+    pb_cli_json_version(&j);
+    pb_json_bool(&j, "game_over", 1);
+    pb_json_str(&j, "result", buf);
+    pb_json_end(&j);
+    return PB_EXIT_OK;
+}
+
+/* One solve of one position, on this process (rank 0 of nranks without
+ * --mpi): its checkpoint, or under --mpi on the other ranks the saved
+ * proofs they read (wstore, when wload). */
+typedef struct solve_run {
+    solve_args *a;
+    const pb_field *f;
+    const pb_game *g;
+    int rank, nranks;
 #ifdef PB_HAVE_MPI
-    if (o.mpi) {
+    pb_cluster cl;
+#endif
+    solve_ckpt ck;
+    pb_proven wstore;
+    int wload;
+} solve_run;
+
+/* Under --mpi rank 0 keeps the checkpoint; the other processes only read
+ * it on --resume (a file system all of them see), as saved proofs for
+ * their own searches, and keep nothing (min_work: never).  PB_CLI_GO, or
+ * the status (every rank stops if one cannot go on). */
+static int open_store(solve_run *s) {
+    const pb_opts *o = &s->a->o;
+    int rc = PB_CLI_GO;
+    s->wload = o->mpi && s->rank != 0 && o->checkpoint && o->resume;
+    if (o->mpi && s->rank != 0) {
+        memset(&s->ck, 0, sizeof s->ck);
+        if (s->wload) {
+            char err[512];
+            pb_proven_init(&s->wstore, s->f, &s->g->pos, PB_PROVEN_PINNED, 0);
+            if (pb_proven_load(&s->wstore, o->checkpoint, err, sizeof err)) rc = PB_EXIT_USAGE; /* rank 0 says why */
+        }
+    } else rc = ckpt_open(&s->ck, o, s->f, s->g, o->mpi ? "mpi" : s->a->algo, s->a->save_every);
+#ifdef PB_HAVE_MPI
+    if (o->mpi && pb_cluster_max(&s->cl, rc != PB_CLI_GO)) {
+        if (rc == PB_CLI_GO && s->rank == 0) ckpt_close(&s->ck, s->f, &s->g->pos, PB_UNKNOWN, NULL);
+        if (s->wload) pb_proven_free(&s->wstore);
+        if (rc == PB_CLI_GO) rc = PB_EXIT_USAGE;
+    }
+#endif
+    return rc;
+}
+
+/* The search, by this process alone or (--mpi) by all of them, with Ctrl-C
+ * and SIGTERM caught: 0, or nonzero when the table cannot be allocated. */
+static int search(solve_run *s, pb_solve_result *r, pb_cluster_stats *cs) {
+    const pb_opts *o = &s->a->o;
+    pb_solve_opts so = {0};
+    so.proven = s->ck.path ? &s->ck.store : NULL;
+    so.threads = o->threads > 0 ? o->threads : 1;
+    so.hash_bytes = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
+    so.time_limit = o->time_limit;
+    so.stop = pb_stop_flag();
+    so.progress = o->quiet ? NULL : stderr;
+    so.first_turns = s->a->show.first_turns;
+    so.algo = !strcmp(s->a->algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB;
+    if (s->a->show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &s->a->show;
+    struct sigaction old[2];
+    pb_stop_catch(old);
+    int rc;
+#ifdef PB_HAVE_MPI
+    if (o->mpi) {
         pb_cluster_solve_opts co = {0};
         co.hash_bytes = so.hash_bytes;
         co.threads = so.threads;
-        co.first_turns = show.first_turns;
-        co.job_nodes = job_nodes ? (uint64_t)pb_parse_size(job_nodes) : PB_CLUSTER_JOB_NODES;
-        co.time_limit = time_limit;
+        co.first_turns = so.first_turns;
+        co.job_nodes = s->a->job_nodes ? (uint64_t)pb_parse_size(s->a->job_nodes) : PB_CLUSTER_JOB_NODES;
+        co.time_limit = so.time_limit;
         co.stop = pb_stop_flag();
-        co.progress = o.quiet || rank ? NULL : stderr;
-        co.proven = rank == 0 ? (ck.path ? &ck.store : NULL) : wload ? &wstore : NULL;
-        rc = pb_cluster_solve(&cl, f, &g.pos, &co, &r, &cs);
-        if (wload) pb_proven_free(&wstore);
+        co.progress = o->quiet || s->rank ? NULL : stderr;
+        co.proven = s->rank == 0 ? so.proven : s->wload ? &s->wstore : NULL;
+        rc = pb_cluster_solve(&s->cl, s->f, &s->g->pos, &co, r, cs);
+        if (s->wload) pb_proven_free(&s->wstore);
     } else
 #endif
-        rc = pb_solve(f, &g.pos, &so, &r);
+        rc = pb_solve(s->f, &s->g->pos, &so, r);
     pb_stop_restore(old);
-    int wrc = ckpt_close(&ck, f, &g.pos, rc ? PB_UNKNOWN : r.value, rc ? NULL : &r);
-    if (rc) {
-        rc = rank ? PB_EXIT_MEMORY
-                  : pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table (--memory %s)",
-                            o.memory ? o.memory : "default");
-        goto end;
-    }
-    int status = PB_EXIT_OK;
-    if (rank != 0) {
-        /* The other processes know the value and whether it stopped; rank 0 speaks. */
-        status = r.stopped ? PB_EXIT_STOPPED : PB_EXIT_OK;
-        pb_solve_result_free(&r);
-        rc = status;
-        goto end;
-    }
-    if (o.json) print_json(f, &g, &r, &show, nranks ? &cs : NULL);
-    else print_text(f, &g, &r, &show, nranks ? &cs : NULL);
-    free(cs.ranks);
-    if (o.svg || o.html) status = write_pictures(&o, f, &r);
-    if (status == PB_EXIT_OK) status = wrc;
-    if (r.stopped) {
+    return rc;
+}
+
+/* The closing line of a run that did not finish: stopped (by the time
+ * limit or a signal), or with more first-turn classes than their cap.
+ * The status to exit with, PB_EXIT_OK if it finished. */
+static int report_unfinished(const solve_run *s, const pb_solve_result *r, int saved_ok) {
+    const pb_opts *o = &s->a->o;
+    if (r->stopped) {
         fflush(stdout);
         const char *by = pb_stop_by("the time limit");
         char saved[600] = "";
-        if (o.checkpoint && !wrc)
-            snprintf(saved, sizeof saved, "; what is proven is saved in %s (go on with --resume)", o.checkpoint);
-        if (show.first_turns)
-            pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s, %d of %d first-turn classes proven%s%s",
-                    by, pb_value_name(r.value), r.nsolved_classes, r.nturns,
-                    r.overflow ? " (the list is not whole)" : "", saved);
-        else pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s%s", by, pb_value_name(r.value), saved);
-        if (status == PB_EXIT_OK) status = PB_EXIT_STOPPED;
-    } else if (r.overflow) {
-        fflush(stdout);
-        pb_fail(PB_EXIT_MEMORY, "the first-turn classes are more than their memory cap allows: the list is not whole");
-        if (status == PB_EXIT_OK) status = PB_EXIT_MEMORY;
+        if (o->checkpoint && saved_ok)
+            snprintf(saved, sizeof saved, "; what is proven is saved in %s (go on with --resume)", o->checkpoint);
+        if (s->a->show.first_turns)
+            return pb_fail(PB_EXIT_STOPPED,
+                           "stopped by %s before the end: value %s, %d of %d first-turn classes proven%s%s", by,
+                           pb_value_name(r->value), r->nsolved_classes, r->nturns,
+                           r->overflow ? " (the list is not whole)" : "", saved);
+        return pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end: value %s%s", by, pb_value_name(r->value), saved);
     }
+    if (r->overflow) {
+        fflush(stdout);
+        return pb_fail(PB_EXIT_MEMORY,
+                       "the first-turn classes are more than their memory cap allows: the list is not whole");
+    }
+    return PB_EXIT_OK;
+}
+
+/* Rank 0's answer: the value and figures, the pictures, the closing line.
+ * wrc: the status of the checkpoint's last save. */
+static int report(solve_run *s, const pb_solve_result *r, pb_cluster_stats *cs, int wrc) {
+    const pb_opts *o = &s->a->o;
+    if (o->json) print_json(s->f, s->g, r, &s->a->show, s->nranks ? cs : NULL);
+    else print_text(s->f, s->g, r, &s->a->show, s->nranks ? cs : NULL);
+    free(cs->ranks);
+    int status = PB_EXIT_OK;
+    if (o->svg || o->html) status = write_pictures(o, s->f, r);
+    if (status == PB_EXIT_OK) status = wrc;
+    int unfinished = report_unfinished(s, r, !wrc);
+    return status == PB_EXIT_OK ? unfinished : status;
+}
+
+/* Opens the store, searches, saves, and (rank 0) reports. */
+static int search_position(solve_run *s) {
+    int rc = open_store(s);
+    if (rc != PB_CLI_GO) return rc;
+    pb_solve_result r;
+    pb_cluster_stats cs = {0};
+    rc = search(s, &r, &cs);
+    int wrc = ckpt_close(&s->ck, s->f, &s->g->pos, rc ? PB_UNKNOWN : r.value, rc ? NULL : &r);
+    if (rc)
+        return s->rank ? PB_EXIT_MEMORY
+                       : pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table (--memory %s)",
+                                 s->a->o.memory ? s->a->o.memory : "default");
+    /* The other processes know the value and whether it stopped; rank 0 speaks. */
+    int status = s->rank != 0 ? (r.stopped ? PB_EXIT_STOPPED : PB_EXIT_OK) : report(s, &r, &cs, wrc);
     pb_solve_result_free(&r);
-    rc = status;
-end:
+    return status;
+}
+
+/* One position: a game already over, --shortest, or the search; under
+ * --mpi with every process of the run. */
+static int solve_position(solve_args *a, const pb_field *f, const pb_game *g) {
+    solve_run run = {.a = a, .f = f, .g = g}, *s = &run;
 #ifdef PB_HAVE_MPI
-    if (o.mpi) pb_cluster_end(&cl);
+    if (a->o.mpi) {
+        if (pb_cluster_start(&s->cl)) return PB_EXIT_FAIL;
+        s->rank = s->cl.rank, s->nranks = s->cl.nranks;
+    }
 #endif
-    pb_game_free(&g);
+    int rc = g->end != PB_END_NONE ? (s->rank != 0 ? PB_EXIT_OK : print_game_over(&a->o, g))
+             : a->show.shortest    ? run_caught(pb_cli_solve_shortest, &a->o, f, g)
+                                   : search_position(s);
+#ifdef PB_HAVE_MPI
+    if (a->o.mpi) pb_cluster_end(&s->cl);
+#endif
+    return rc;
+}
+
+int cmd_solve(int argc, char **argv) {
+    solve_args a = {.save_every = 60};
+    int rc = parse_options(&a, argc, argv);
+    if (rc == PB_CLI_GO) rc = choose_algo(&a);
+    if (rc != PB_CLI_GO) return rc;
+    pb_field *f;
+    pb_game g;
+    if (pb_cli_load(&a.o, &f, a.o.batch ? NULL : &g) != PB_CLI_GO) return PB_EXIT_USAGE;
+    a.show.json = a.o.json, a.show.f = f;
+    rc = check_options(&a);
+    if (rc == PB_CLI_GO)
+        rc = a.o.batch   ? solve_batch(&a.o, f)
+             : a.o.match ? run_caught(pb_cli_match_solve, &a.o, f, &g)
+                         : solve_position(&a, f, &g);
+    if (!a.o.batch) pb_game_free(&g);
     pb_field_free(f);
     return rc;
 }

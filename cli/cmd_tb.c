@@ -45,6 +45,86 @@ static void print_estimate(const pb_field *f, const pb_position *root, FILE *out
             widest > exact_upto ? "~" : "", est[widest], peak / (1 << 30));
 }
 
+/* The record's position and the options fit a build (or an estimate):
+ * PB_EXIT_OK, or the status after the message. */
+static int check_build(const pb_field *f, const pb_game *g, const pb_opts *o, int estimate_only) {
+    if (!pb_turns_are_steps(f))
+        return pb_fail(PB_EXIT_USAGE, "tablebases are built for book and hockey only: triple turns have no layering "
+                                      "in which every turn goes one layer deeper (docs/tablebase.md)");
+    if (g->end != PB_END_NONE) return pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to tabulate");
+    if (!estimate_only && !o->out) return pb_fail(PB_EXIT_USAGE, "tb build needs --out FILE");
+    if (!estimate_only && !pb_container_replaceable(o->out))
+        return pb_fail(PB_EXIT_USAGE, "--out %s: not a regular file (it would be replaced, not written)", o->out);
+    return PB_EXIT_OK;
+}
+
+static void print_build_json(const pb_field *f, const pb_opts *o, const pb_tb_build_result *res, double bpp) {
+    char desc[128];
+    pb_json j;
+    pb_json_init(&j, stdout);
+    pb_json_object(&j, NULL);
+    pb_cli_json_version(&j);
+    pb_json_str(&j, "rules", pb_rules_name(f->spec.rules));
+    pb_json_str(&j, "field", pb_field_describe(f, desc, sizeof desc));
+    pb_json_str(&j, "file", o->out);
+    pb_json_int(&j, "first_layer", res->d0);
+    pb_json_int(&j, "last_layer", res->dmax);
+    pb_json_uint(&j, "classes", res->classes);
+    pb_json_uint(&j, "positions", res->positions);
+    pb_json_int(&j, "widest_layer", res->widest_layer);
+    pb_json_uint(&j, "widest_classes", res->widest_classes);
+    pb_json_str(&j, "value", value_key(res->root_value));
+    pb_json_int(&j, "distance", res->root_value ? pb_tb_distance(res->root_value) : 0);
+    pb_json_int(&j, "bytes", res->file_bytes);
+    pb_json_num(&j, "bytes_per_position", "%.3f", bpp);
+    pb_json_int(&j, "peak_memory", res->peak_memory);
+    pb_json_num(&j, "seconds", "%.3f", res->seconds);
+    pb_json_num(&j, "forward_seconds", "%.3f", res->forward_seconds);
+    pb_json_num(&j, "backward_seconds", "%.3f", res->backward_seconds);
+    pb_json_num(&j, "cpu_seconds", "%.3f", res->cpu_seconds);
+    pb_json_end(&j);
+}
+
+static void print_build_text(const pb_field *f, const pb_game *g, const pb_opts *o, const pb_tb_build_result *res,
+                             double bpp) {
+    char desc[128], vb[32];
+    printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
+    printf("file         %s, %lld bytes, %.3f bytes per position\n", o->out, res->file_bytes, bpp);
+    printf("layers       %d..%d, widest %d (%llu classes)\n", res->d0, res->dmax, res->widest_layer,
+           (unsigned long long)res->widest_classes);
+    printf("stored       %llu classes (left-right mirror classes) = %llu positions\n", (unsigned long long)res->classes,
+           (unsigned long long)res->positions);
+    printf("root         %s for %s (the player to move)\n", pb_tb_describe(res->root_value, vb, sizeof vb),
+           pb_player_name(g->pos.to_move));
+    printf("time         %.2f s (forward %.2f s, backward %.2f s), %.2f s of CPU%s\n", res->seconds,
+           res->forward_seconds, res->backward_seconds, res->cpu_seconds,
+           res->resumed_forward || res->resumed_backward ? ", resumed" : "");
+    printf("peak memory  %.1f MiB in layers and buffers\n", (double)res->peak_memory / 1048576.0);
+}
+
+/* Builds the tablebase of g's position into o->out and reports it. */
+static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
+    if (!o->quiet) print_estimate(f, &g->pos, stderr);
+    pb_tb_build_opts bo;
+    memset(&bo, 0, sizeof bo);
+    bo.threads = o->threads;
+    bo.memory = o->memory ? pb_parse_size(o->memory) : 0;
+    bo.progress = o->quiet ? NULL : stderr;
+    bo.time_limit = o->time_limit;
+    pb_tb_build_result res;
+    pb_tb_status st = pb_tb_build(f, &g->pos, o->out, &bo, &res);
+    if (st != PB_TB_OK)
+        return pb_fail(st == PB_TB_BAD       ? PB_EXIT_USAGE
+                       : st == PB_TB_MEMORY  ? PB_EXIT_MEMORY
+                       : st == PB_TB_STOPPED ? PB_EXIT_STOPPED
+                                             : PB_EXIT_WRITE,
+                       "%s", res.message);
+    double bpp = res.positions ? (double)res.file_bytes / (double)res.positions : 0;
+    if (o->json) print_build_json(f, o, &res, bpp);
+    else print_build_text(f, g, o, &res, bpp);
+    return PB_EXIT_OK;
+}
+
 static int tb_build(int argc, char **argv, int estimate_only) {
     pb_opts o;
     pb_field *f;
@@ -72,80 +152,9 @@ static int tb_build(int argc, char **argv, int estimate_only) {
                                  estimate_options, 1};
     int rc = pb_cli_begin(estimate_only ? &estimate : &build, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
-    rc = PB_EXIT_OK;
-    if (!pb_turns_are_steps(f)) {
-        rc = pb_fail(PB_EXIT_USAGE, "tablebases are built for book and hockey only: triple turns have no layering "
-                                    "in which every turn goes one layer deeper (docs/tablebase.md)");
-    } else if (g.end != PB_END_NONE) {
-        rc = pb_fail(PB_EXIT_USAGE, "the record's game is over: there is nothing to tabulate");
-    } else if (!estimate_only && !o.out) {
-        rc = pb_fail(PB_EXIT_USAGE, "tb build needs --out FILE");
-    } else if (!estimate_only && !pb_container_replaceable(o.out)) {
-        rc = pb_fail(PB_EXIT_USAGE, "--out %s: not a regular file (it would be replaced, not written)", o.out);
-    }
-    if (rc != PB_EXIT_OK || estimate_only) {
-        if (rc == PB_EXIT_OK) print_estimate(f, &g.pos, stdout);
-        pb_game_free(&g);
-        pb_field_free(f);
-        return rc;
-    }
-    if (!o.quiet) print_estimate(f, &g.pos, stderr);
-    pb_tb_build_opts bo;
-    memset(&bo, 0, sizeof bo);
-    bo.threads = o.threads;
-    bo.memory = o.memory ? pb_parse_size(o.memory) : 0;
-    bo.progress = o.quiet ? NULL : stderr;
-    bo.time_limit = o.time_limit;
-    pb_tb_build_result res;
-    pb_tb_status st = pb_tb_build(f, &g.pos, o.out, &bo, &res);
-    if (st != PB_TB_OK) {
-        rc = pb_fail(st == PB_TB_BAD       ? PB_EXIT_USAGE
-                     : st == PB_TB_MEMORY  ? PB_EXIT_MEMORY
-                     : st == PB_TB_STOPPED ? PB_EXIT_STOPPED
-                                           : PB_EXIT_WRITE,
-                     "%s", res.message);
-    } else {
-        char desc[128], vb[32];
-        double bpp = res.positions ? (double)res.file_bytes / (double)res.positions : 0;
-        if (o.json) {
-            pb_json j;
-            pb_json_init(&j, stdout);
-            pb_json_object(&j, NULL);
-            pb_cli_json_version(&j);
-            pb_json_str(&j, "rules", pb_rules_name(f->spec.rules));
-            pb_json_str(&j, "field", pb_field_describe(f, desc, sizeof desc));
-            pb_json_str(&j, "file", o.out);
-            pb_json_int(&j, "first_layer", res.d0);
-            pb_json_int(&j, "last_layer", res.dmax);
-            pb_json_uint(&j, "classes", res.classes);
-            pb_json_uint(&j, "positions", res.positions);
-            pb_json_int(&j, "widest_layer", res.widest_layer);
-            pb_json_uint(&j, "widest_classes", res.widest_classes);
-            pb_json_str(&j, "value", value_key(res.root_value));
-            pb_json_int(&j, "distance", res.root_value ? pb_tb_distance(res.root_value) : 0);
-            pb_json_int(&j, "bytes", res.file_bytes);
-            pb_json_num(&j, "bytes_per_position", "%.3f", bpp);
-            pb_json_int(&j, "peak_memory", res.peak_memory);
-            pb_json_num(&j, "seconds", "%.3f", res.seconds);
-            pb_json_num(&j, "forward_seconds", "%.3f", res.forward_seconds);
-            pb_json_num(&j, "backward_seconds", "%.3f", res.backward_seconds);
-            pb_json_num(&j, "cpu_seconds", "%.3f", res.cpu_seconds);
-            pb_json_end(&j);
-        } else {
-            printf("field        %s\n", pb_field_describe(f, desc, sizeof desc));
-            printf("file         %s, %lld bytes, %.3f bytes per position\n", o.out, res.file_bytes, bpp);
-            printf("layers       %d..%d, widest %d (%llu classes)\n", res.d0, res.dmax, res.widest_layer,
-                   (unsigned long long)res.widest_classes);
-            printf("stored       %llu classes (left-right mirror classes) = %llu positions\n",
-                   (unsigned long long)res.classes, (unsigned long long)res.positions);
-            printf("root         %s for %s (the player to move)\n", pb_tb_describe(res.root_value, vb, sizeof vb),
-                   pb_player_name(g.pos.to_move));
-            printf("time         %.2f s (forward %.2f s, backward %.2f s), %.2f s of CPU%s\n", res.seconds,
-                   res.forward_seconds, res.backward_seconds, res.cpu_seconds,
-                   res.resumed_forward || res.resumed_backward ? ", resumed" : "");
-            printf("peak memory  %.1f MiB in layers and buffers\n", (double)res.peak_memory / 1048576.0);
-        }
-    }
+    rc = check_build(f, &g, &o, estimate_only);
+    if (rc == PB_EXIT_OK && estimate_only) print_estimate(f, &g.pos, stdout);
+    else if (rc == PB_EXIT_OK) rc = build_table(f, &g, &o);
     pb_game_free(&g);
     pb_field_free(f);
     return rc;
@@ -169,6 +178,71 @@ static int open_table(const pb_command *cmd, int argc, char **argv, pb_opts *o, 
     return PB_CLI_GO;
 }
 
+/* A probed position: its layer, its value and its turns, best first. */
+typedef struct probe {
+    const pb_tb *tb;
+    pb_game g;
+    int layer;
+    uint8_t value;
+    pb_tb_turn *t;
+    long n;
+} probe;
+
+/* The position's entry and its turns' values, from its layer and the next
+ * (L, N): PB_EXIT_OK, or the status after the message. */
+static int probe_position(probe *q, pb_tb_layer *L, pb_tb_layer *N) {
+    char err[600], rb[4096];
+    const pb_tb *tb = q->tb;
+    int v = -1;
+    q->layer = pb_tb_layer_of(tb->f, &q->g.pos);
+    if (q->g.end != PB_END_NONE)
+        return pb_fail(PB_EXIT_USAGE, "the game is over: %s", pb_game_result(&q->g, rb, sizeof rb));
+    if (pb_tb_load(tb, q->layer, L, err, sizeof err) || pb_tb_load(tb, q->layer + 1, N, err, sizeof err))
+        return pb_fail(PB_EXIT_USAGE, "%s", err);
+    if (q->g.pos.to_move != L->to_move || (v = pb_tb_lookup(tb, L, &q->g.pos)) < 0)
+        return pb_fail(PB_EXIT_USAGE, "the position is not in this tablebase (not reachable from its root)");
+    q->value = (uint8_t)v;
+    if ((q->n = pb_tb_turns(tb, N, &q->g.pos, &q->t)) < 0)
+        return pb_fail(PB_EXIT_USAGE, "a successor is missing from the tablebase: the file is inconsistent");
+    return PB_EXIT_OK;
+}
+
+static void print_probe_json(const probe *q) {
+    char rb[4096];
+    const pb_tb_turn *t = q->t;
+    pb_json j;
+    pb_json_init(&j, stdout);
+    pb_json_object(&j, NULL);
+    pb_cli_json_version(&j);
+    pb_json_str(&j, "to_move", q->g.pos.to_move == PB_TOP ? "top" : "bottom");
+    pb_json_int(&j, "layer", q->layer);
+    pb_json_str(&j, "value", value_key(q->value));
+    pb_json_int(&j, "distance", q->value ? pb_tb_distance(q->value) : 0);
+    pb_json_array(&j, "turns");
+    for (long i = 0; i < q->n; i++) {
+        pb_json_object(&j, NULL);
+        pb_json_str(&j, "route", pb_route_format(q->tb->f, t[i].nodes, t[i].len, 0, rb, sizeof rb));
+        pb_json_bool(&j, "ends", t[i].end != PB_END_NONE);
+        pb_json_str(&j, "value", value_key(t[i].value));
+        pb_json_int(&j, "distance", t[i].value ? pb_tb_distance(t[i].value) : 0);
+        pb_json_end(&j);
+    }
+    pb_json_end(&j);
+    pb_json_end(&j);
+}
+
+static void print_probe_text(const probe *q) {
+    char vb[32], rb[4096];
+    const pb_tb_turn *t = q->t;
+    int mover = q->g.pos.to_move;
+    printf("position     layer %d, %s to move\n", q->layer, pb_player_name(mover));
+    printf("value        %s for %s\n", pb_tb_describe(q->value, vb, sizeof vb), pb_player_name(mover));
+    printf("turns        %ld, best first (value for %s after the turn)\n", q->n, pb_player_name(mover));
+    for (long i = 0; i < q->n; i++)
+        printf("  %-28s %-12s%s\n", pb_route_format(q->tb->f, t[i].nodes, t[i].len, 0, rb, sizeof rb),
+               pb_tb_describe(t[i].value, vb, sizeof vb), t[i].end != PB_END_NONE ? " ends the game" : "");
+}
+
 static int tb_probe(int argc, char **argv) {
     pb_opts o;
     pb_tb *tb = NULL;
@@ -179,61 +253,20 @@ static int tb_probe(int argc, char **argv) {
                             options, 1};
     int rc = open_table(&cmd, argc, argv, &o, &tb);
     if (rc != PB_CLI_GO) return rc;
-    rc = PB_EXIT_OK;
-    pb_game g;
-    char err[600], vb[32], rb[4096];
+    probe q = {.tb = tb};
     if (!o.first) o.first = tb->h.root_to_move == PB_BOTTOM && tb->h.d0 == 0 ? "bottom" : "top";
-    if (pb_cli_game(&o, tb->f, &g)) {
+    if (pb_cli_game(&o, tb->f, &q.g)) {
         pb_tb_close(tb);
         return PB_EXIT_USAGE;
     }
-    int d = pb_tb_layer_of(tb->f, &g.pos);
     pb_tb_layer L, N;
     memset(&L, 0, sizeof L), memset(&N, 0, sizeof N);
-    int v = -1;
-    if (g.end != PB_END_NONE) rc = pb_fail(PB_EXIT_USAGE, "the game is over: %s", pb_game_result(&g, rb, sizeof rb));
-    else if (pb_tb_load(tb, d, &L, err, sizeof err) || pb_tb_load(tb, d + 1, &N, err, sizeof err))
-        rc = pb_fail(PB_EXIT_USAGE, "%s", err);
-    else if (g.pos.to_move != L.to_move || (v = pb_tb_lookup(tb, &L, &g.pos)) < 0)
-        rc = pb_fail(PB_EXIT_USAGE, "the position is not in this tablebase (not reachable from its root)");
-    pb_tb_turn *t = NULL;
-    long n = 0;
-    if (rc == PB_EXIT_OK && (n = pb_tb_turns(tb, &N, &g.pos, &t)) < 0)
-        rc = pb_fail(PB_EXIT_USAGE, "a successor is missing from the tablebase: the file is inconsistent");
-    if (rc == PB_EXIT_OK) {
-        uint8_t val = (uint8_t)v;
-        if (o.json) {
-            pb_json j;
-            pb_json_init(&j, stdout);
-            pb_json_object(&j, NULL);
-            pb_cli_json_version(&j);
-            pb_json_str(&j, "to_move", g.pos.to_move == PB_TOP ? "top" : "bottom");
-            pb_json_int(&j, "layer", d);
-            pb_json_str(&j, "value", value_key(val));
-            pb_json_int(&j, "distance", val ? pb_tb_distance(val) : 0);
-            pb_json_array(&j, "turns");
-            for (long i = 0; i < n; i++) {
-                pb_json_object(&j, NULL);
-                pb_json_str(&j, "route", pb_route_format(tb->f, t[i].nodes, t[i].len, 0, rb, sizeof rb));
-                pb_json_bool(&j, "ends", t[i].end != PB_END_NONE);
-                pb_json_str(&j, "value", value_key(t[i].value));
-                pb_json_int(&j, "distance", t[i].value ? pb_tb_distance(t[i].value) : 0);
-                pb_json_end(&j);
-            }
-            pb_json_end(&j);
-            pb_json_end(&j);
-        } else {
-            printf("position     layer %d, %s to move\n", d, pb_player_name(g.pos.to_move));
-            printf("value        %s for %s\n", pb_tb_describe(val, vb, sizeof vb), pb_player_name(g.pos.to_move));
-            printf("turns        %ld, best first (value for %s after the turn)\n", n, pb_player_name(g.pos.to_move));
-            for (long i = 0; i < n; i++)
-                printf("  %-28s %-12s%s\n", pb_route_format(tb->f, t[i].nodes, t[i].len, 0, rb, sizeof rb),
-                       pb_tb_describe(t[i].value, vb, sizeof vb), t[i].end != PB_END_NONE ? " ends the game" : "");
-        }
-    }
-    if (t) pb_tb_turns_free(t, n);
+    rc = probe_position(&q, &L, &N);
+    if (rc == PB_EXIT_OK && o.json) print_probe_json(&q);
+    else if (rc == PB_EXIT_OK) print_probe_text(&q);
+    if (q.t) pb_tb_turns_free(q.t, q.n);
     pb_tb_layer_free(&L), pb_tb_layer_free(&N);
-    pb_game_free(&g);
+    pb_game_free(&q.g);
     pb_tb_close(tb);
     return rc;
 }
@@ -304,29 +337,19 @@ static int longest_win(const pb_tb *tb, pb_game *g, int *layer, pb_position *p, 
     return found;
 }
 
-static int tb_stats(int argc, char **argv) {
-    pb_opts o;
-    pb_tb *tb = NULL;
-    const pb_option options[] = {PB_OPT_SVG(o, "draw the longest forced win into FILE"), PB_OPT_JSON(o), PB_OPT_END};
-    const pb_command cmd = {"tb stats", "FILE [options]",
-                            "Positions per layer by value, the share the first player wins, and the\n"
-                            "longest forced win with a way to it and its line of perfect play.\n",
-                            options, 0};
-    int rc = open_table(&cmd, argc, argv, &o, &tb);
-    if (rc != PB_CLI_GO) return rc;
-    rc = PB_EXIT_OK;
+/* The layers' counts by value: into the JSON object j (opened here, with
+ * its array "layers" closed again), or as a table with j NULL. */
+static void print_layers(const pb_tb *tb, pb_json *j) {
     const pb_tb_header *h = &tb->h;
-    char desc[128], vb[32], rb[4096];
+    char desc[128];
     /* The first player of the game: the one to move in layer 0. */
     int first = pb_tb_to_move(h, 0);
-    pb_json j;
-    pb_json_init(&j, stdout);
-    if (o.json) {
-        pb_json_object(&j, NULL);
-        pb_cli_json_version(&j);
-        pb_json_str(&j, "rules", pb_rules_name(tb->f->spec.rules));
-        pb_json_str(&j, "field", pb_field_describe(tb->f, desc, sizeof desc));
-        pb_json_array(&j, "layers");
+    if (j) {
+        pb_json_object(j, NULL);
+        pb_cli_json_version(j);
+        pb_json_str(j, "rules", pb_rules_name(tb->f->spec.rules));
+        pb_json_str(j, "field", pb_field_describe(tb->f, desc, sizeof desc));
+        pb_json_array(j, "layers");
     } else {
         printf("field  %s; %s; counts are positions (classes: left-right mirror pairs stored once)\n",
                pb_field_describe(tb->f, desc, sizeof desc), tb->version);
@@ -338,17 +361,18 @@ static int tb_stats(int argc, char **argv) {
         int mover = pb_tb_to_move(h, d);
         uint64_t fw = mover == first ? c->positions_by[2] : c->positions_by[0];
         double share = c->positions ? (double)fw / (double)c->positions : 0;
-        if (o.json) {
-            pb_json_object(&j, NULL);
-            pb_json_int(&j, "layer", d);
-            pb_json_str(&j, "to_move", mover == PB_TOP ? "top" : "bottom");
-            pb_json_uint(&j, "classes", c->classes);
-            pb_json_uint(&j, "positions", c->positions);
-            pb_json_uint(&j, "wins", c->positions_by[2]);
-            pb_json_uint(&j, "draws", c->positions_by[1]);
-            pb_json_uint(&j, "losses", c->positions_by[0]);
-            pb_json_num(&j, "first_player_wins", "%.6f", share);
-            pb_json_end(&j);
+        if (j) {
+            pb_json_object(j, NULL);
+            pb_json_int(j, "layer", d);
+            pb_json_str(j, "to_move", mover == PB_TOP ? "top" : "bottom");
+            pb_json_uints(j, (const pb_json_count[]){{"classes", c->classes},
+                                                     {"positions", c->positions},
+                                                     {"wins", c->positions_by[2]},
+                                                     {"draws", c->positions_by[1]},
+                                                     {"losses", c->positions_by[0]},
+                                                     {NULL, 0}});
+            pb_json_num(j, "first_player_wins", "%.6f", share);
+            pb_json_end(j);
         } else {
             printf("%5d %8s %12llu %12llu %12llu %12llu %12llu %13.2f%%\n", d, pb_player_name(mover),
                    (unsigned long long)c->classes, (unsigned long long)c->positions,
@@ -356,60 +380,99 @@ static int tb_stats(int argc, char **argv) {
                    (unsigned long long)c->positions_by[0], 100 * share);
         }
     }
-    if (o.json) pb_json_end(&j);
-    int layer = 0, prefix;
-    uint8_t v = 0;
-    pb_position p;
+    if (j) pb_json_end(j);
+}
+
+/* The longest forced win found by longest_win: g holds the way to it
+ * (prefix turns; -1: none) and its line. */
+typedef struct longest {
+    const pb_tb *tb;
     pb_game g;
-    pb_game_init(&g, tb->f, h->root_to_move);
-    int found = longest_win(tb, &g, &layer, &p, &v, &prefix);
-    if (found < 0) rc = PB_EXIT_USAGE;
-    if (o.json) {
-        if (found > 0) {
-            pb_json_object(&j, "longest_win");
-            pb_json_int(&j, "layer", layer);
-            pb_json_int(&j, "distance", pb_tb_distance(v));
-            pb_json_str(&j, "to_move", p.to_move == PB_TOP ? "top" : "bottom");
-            if (prefix >= 0) {
-                pb_json_array(&j, "way");
-                for (int i = 0; i < prefix; i++)
-                    pb_json_str(&j, NULL, pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
-                pb_json_end(&j);
-                pb_json_array(&j, "line");
-                for (int i = prefix; i < g.nturns; i++)
-                    pb_json_str(&j, NULL, pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
-                pb_json_end(&j);
-            }
-            pb_json_end(&j);
+    int found, layer, prefix;
+    uint8_t v;
+    pb_position p;
+} longest;
+
+/* The turns from..to-1 of the way or the line, as a JSON array. */
+static void json_turns(pb_json *j, const char *key, const longest *w, int from, int to) {
+    char rb[4096];
+    pb_json_array(j, key);
+    for (int i = from; i < to; i++)
+        pb_json_str(j, NULL, pb_route_format(w->tb->f, w->g.turns[i].nodes, w->g.turns[i].len, 0, rb, sizeof rb));
+    pb_json_end(j);
+}
+
+static void print_longest_json(pb_json *j, const longest *w) {
+    if (w->found > 0) {
+        pb_json_object(j, "longest_win");
+        pb_json_int(j, "layer", w->layer);
+        pb_json_int(j, "distance", pb_tb_distance(w->v));
+        pb_json_str(j, "to_move", w->p.to_move == PB_TOP ? "top" : "bottom");
+        if (w->prefix >= 0) {
+            json_turns(j, "way", w, 0, w->prefix);
+            json_turns(j, "line", w, w->prefix, w->g.nturns);
         }
-        pb_json_end(&j);
-    } else if (found > 0) {
-        printf("longest forced win: %s for %s, layer %d\n", pb_tb_describe(v, vb, sizeof vb), pb_player_name(p.to_move),
-               layer);
-        if (prefix >= 0) {
-            printf("  reached by:");
-            for (int i = 0; i < prefix; i++)
-                printf(" %s", pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
-            printf("%s\n  line:", prefix ? "" : " (the root itself)");
-            for (int i = prefix; i < g.nturns; i++)
-                printf(" %s", pb_route_format(tb->f, g.turns[i].nodes, g.turns[i].len, 0, rb, sizeof rb));
-            printf("\n  result: %s\n", pb_game_result(&g, rb, sizeof rb));
-        }
-    } else if (found == 0) {
-        printf("no position is a forced win\n");
+        pb_json_end(j);
     }
-    if (o.svg && prefix >= 0) {
-        pb_diagram_opts dop;
-        memset(&dop, 0, sizeof dop);
-        dop.highlight_from = prefix;
-        snprintf(desc, sizeof desc, "longest forced win: %s", pb_tb_describe(v, vb, sizeof vb));
-        dop.title = desc;
-        char *svg = pb_diagram_svg(&g, &dop);
-        int w = pb_write_file(o.svg, svg);
-        if (w != PB_EXIT_OK) rc = w;
-        free(svg);
+    pb_json_end(j);
+}
+
+static void print_longest_text(longest *w) {
+    char vb[32], rb[4096];
+    const pb_game *g = &w->g;
+    if (w->found == 0) printf("no position is a forced win\n");
+    if (w->found <= 0) return;
+    printf("longest forced win: %s for %s, layer %d\n", pb_tb_describe(w->v, vb, sizeof vb),
+           pb_player_name(w->p.to_move), w->layer);
+    if (w->prefix < 0) return;
+    printf("  reached by:");
+    for (int i = 0; i < w->prefix; i++)
+        printf(" %s", pb_route_format(w->tb->f, g->turns[i].nodes, g->turns[i].len, 0, rb, sizeof rb));
+    printf("%s\n  line:", w->prefix ? "" : " (the root itself)");
+    for (int i = w->prefix; i < g->nturns; i++)
+        printf(" %s", pb_route_format(w->tb->f, g->turns[i].nodes, g->turns[i].len, 0, rb, sizeof rb));
+    printf("\n  result: %s\n", pb_game_result(g, rb, sizeof rb));
+}
+
+/* --svg: the way and the line of the longest forced win. */
+static int draw_longest(const longest *w, const char *path) {
+    char title[128], vb[32];
+    pb_diagram_opts dop;
+    memset(&dop, 0, sizeof dop);
+    dop.highlight_from = w->prefix;
+    snprintf(title, sizeof title, "longest forced win: %s", pb_tb_describe(w->v, vb, sizeof vb));
+    dop.title = title;
+    char *svg = pb_diagram_svg(&w->g, &dop);
+    int rc = pb_write_file(path, svg);
+    free(svg);
+    return rc;
+}
+
+static int tb_stats(int argc, char **argv) {
+    pb_opts o;
+    pb_tb *tb = NULL;
+    const pb_option options[] = {PB_OPT_SVG(o, "draw the longest forced win into FILE"), PB_OPT_JSON(o), PB_OPT_END};
+    const pb_command cmd = {"tb stats", "FILE [options]",
+                            "Positions per layer by value, the share the first player wins, and the\n"
+                            "longest forced win with a way to it and its line of perfect play.\n",
+                            options, 0};
+    int rc = open_table(&cmd, argc, argv, &o, &tb);
+    if (rc != PB_CLI_GO) return rc;
+    rc = PB_EXIT_OK;
+    pb_json j;
+    pb_json_init(&j, stdout);
+    print_layers(tb, o.json ? &j : NULL);
+    longest w = {.tb = tb};
+    pb_game_init(&w.g, tb->f, tb->h.root_to_move);
+    w.found = longest_win(tb, &w.g, &w.layer, &w.p, &w.v, &w.prefix);
+    if (w.found < 0) rc = PB_EXIT_USAGE;
+    if (o.json) print_longest_json(&j, &w);
+    else print_longest_text(&w);
+    if (o.svg && w.prefix >= 0) {
+        int st = draw_longest(&w, o.svg);
+        if (st != PB_EXIT_OK) rc = st;
     }
-    pb_game_free(&g);
+    pb_game_free(&w.g);
     pb_tb_close(tb);
     return rc;
 }

@@ -78,6 +78,47 @@ static void json_score(pb_json *j, int top, int bottom) {
     pb_json_end(j);
 }
 
+/* A value as JSON: the goal difference (null when not known) and its name. */
+static void json_value(pb_json *j, int known, int diff) {
+    if (known) pb_json_int(j, "goal_difference", diff);
+    else pb_json_str(j, "goal_difference", NULL);
+    pb_json_str(j, "value", known ? sign_name(diff) : "unknown");
+}
+
+static void json_first_turns(pb_json *j, const pb_field *f, const pb_match_result *r) {
+    pb_json_array(j, "first_turns");
+    for (int i = 0; i < r->nturns; i++) {
+        const pb_match_turn *t = &r->turns[i];
+        pb_json_object(j, NULL);
+        json_route(j, "route", f, t->nodes, t->len, t->kick);
+        json_value(j, t->known, t->diff);
+        pb_json_int(j, "class", t->klass);
+        pb_json_int(j, "goal", t->gain);
+        pb_json_bool(j, "ends_match", t->over);
+        pb_json_uint(j, "nodes", t->nodes_searched);
+        pb_json_num(j, "seconds", "%.6f", t->seconds);
+        pb_json_end(j);
+    }
+    pb_json_end(j);
+}
+
+/* The line of play with the score after each turn; its goals. */
+static int json_line(pb_json *j, const pb_field *f, const pb_game *g, const pb_match_result *r) {
+    pb_json_array(j, "line");
+    int line_goals = 0;
+    for (int i = 0; i < r->nline; i++) {
+        const pb_match_line_turn *l = &r->line[i];
+        pb_json_object(j, NULL);
+        json_route(j, "route", f, l->nodes, l->len, l->kick);
+        pb_json_bool(j, "goal", l->goal);
+        json_score(j, g->goals[PB_TOP] + l->goals[PB_TOP], g->goals[PB_BOTTOM] + l->goals[PB_BOTTOM]);
+        pb_json_end(j);
+        line_goals += l->goal;
+    }
+    pb_json_end(j);
+    return line_goals;
+}
+
 static void print_json(const pb_field *f, const pb_game *g, const pb_match_result *r) {
     char desc[128];
     pb_json j;
@@ -92,52 +133,24 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_match_resul
     pb_json_int(&j, "turns_played", g->nturns);
     pb_json_str(&j, "to_move", key(g->pos.to_move));
     json_score(&j, g->goals[PB_TOP], g->goals[PB_BOTTOM]);
-    if (r->known) pb_json_int(&j, "goal_difference", r->diff);
-    else pb_json_str(&j, "goal_difference", NULL);
-    pb_json_str(&j, "value", r->known ? sign_name(r->diff) : "unknown");
+    json_value(&j, r->known, r->diff);
     pb_json_bool(&j, "complete", r->complete);
     pb_json_bool(&j, "stopped", r->stopped);
     pb_json_int(&j, "classes", r->nclasses);
-    pb_json_array(&j, "first_turns");
-    for (int i = 0; i < r->nturns; i++) {
-        const pb_match_turn *t = &r->turns[i];
-        pb_json_object(&j, NULL);
-        json_route(&j, "route", f, t->nodes, t->len, t->kick);
-        if (t->known) pb_json_int(&j, "goal_difference", t->diff);
-        else pb_json_str(&j, "goal_difference", NULL);
-        pb_json_str(&j, "value", t->known ? sign_name(t->diff) : "unknown");
-        pb_json_int(&j, "class", t->klass);
-        pb_json_int(&j, "goal", t->gain);
-        pb_json_bool(&j, "ends_match", t->over);
-        pb_json_uint(&j, "nodes", t->nodes_searched);
-        pb_json_num(&j, "seconds", "%.6f", t->seconds);
-        pb_json_end(&j);
-    }
-    pb_json_end(&j);
+    json_first_turns(&j, f, r);
     if (r->best >= 0) json_route(&j, "best", f, r->turns[r->best].nodes, r->turns[r->best].len, r->turns[r->best].kick);
     else pb_json_str(&j, "best", NULL);
-    pb_json_array(&j, "line");
-    int line_goals = 0;
-    for (int i = 0; i < r->nline; i++) {
-        const pb_match_line_turn *l = &r->line[i];
-        pb_json_object(&j, NULL);
-        json_route(&j, "route", f, l->nodes, l->len, l->kick);
-        pb_json_bool(&j, "goal", l->goal);
-        json_score(&j, g->goals[PB_TOP] + l->goals[PB_TOP], g->goals[PB_BOTTOM] + l->goals[PB_BOTTOM]);
-        pb_json_end(&j);
-        line_goals += l->goal;
-    }
-    pb_json_end(&j);
-    pb_json_int(&j, "line_goals", line_goals);
+    pb_json_int(&j, "line_goals", json_line(&j, f, g, r));
     pb_json_uint(&j, "nodes", r->nodes);
     pb_json_num(&j, "seconds", "%.6f", r->seconds);
     pb_json_int(&j, "threads", r->threads);
     pb_json_object(&j, "table");
-    pb_json_uint(&j, "bytes", r->tt_bytes);
-    pb_json_uint(&j, "slots", r->tt_slots);
-    pb_json_uint(&j, "probes", r->probes);
-    pb_json_uint(&j, "hits", r->hits);
-    pb_json_uint(&j, "stores", r->stores);
+    pb_json_uints(&j, (const pb_json_count[]){{"bytes", r->tt_bytes},
+                                              {"slots", r->tt_slots},
+                                              {"probes", r->probes},
+                                              {"hits", r->hits},
+                                              {"stores", r->stores},
+                                              {NULL, 0}});
     pb_json_end(&j);
     pb_cli_json_version(&j);
     pb_json_end(&j);

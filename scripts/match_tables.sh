@@ -19,17 +19,9 @@ memory=256M
 threads=1
 maxside=8
 builddir=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --time-limit) limit=$2; shift 2;;
-    --memory) memory=$2; shift 2;;
-    --threads) threads=$2; shift 2;;
-    --max-side) maxside=$2; shift 2;;
-    --build) builddir=$2; shift 2;;
-    *) echo "scripts/match_tables.sh: unknown option $1" >&2; exit 2;;
-  esac
-done
-. "$(dirname "$0")/lib.sh" $builddir
+. "$(dirname "$0")/lib.sh"
+pb_options --time-limit=limit --memory=memory --threads=threads --max-side=maxside --build=builddir -- "$@"
+pb_program "$builddir"
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 t0=$(date +%s)
 load=$(cut -d' ' -f1-3 /proc/loadavg)

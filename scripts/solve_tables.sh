@@ -19,16 +19,7 @@ limit=600
 hash=1G
 threads=1
 maxside=12
-while [ $# -gt 0 ]; do
-  case $1 in
-    --time-limit) limit=$2; shift 2;;
-    --hash) hash=$2; shift 2;;
-    --threads) threads=$2; shift 2;;
-    --max-side) maxside=$2; shift 2;;
-    --build) build=$2; shift 2;;
-    *) echo "scripts/solve_tables.sh: unknown option $1" >&2; exit 2;;
-  esac
-done
+pb_options --time-limit=limit --hash=hash --threads=threads --max-side=maxside --build=build -- "$@"
 pb_program "$build"
 started=$(pb_now)
 load=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -59,6 +59,28 @@ static const char *step_desc(const pb_field *f, int a, int b, char *buf, size_t 
     return buf;
 }
 
+/* The direction of the step a-b if it draws a new segment of the field,
+ * else -1 with the message. */
+static int free_step(const pb_field *f, const pb_position *p, int a, int b, char *err, size_t errlen) {
+    char sb[24];
+    int d;
+    for (d = 0; d < 8; d++)
+        if (pb_step_to(f, a, d) == b) break;
+    if (d == 8 || !(f->flags[b] & PB_NODE) || abs(pb_x(f, a) - pb_x(f, b)) > 1) {
+        snprintf(err, errlen, "%s is not a step to a neighbouring node", step_desc(f, a, b, sb, sizeof sb));
+        return -1;
+    }
+    if (f->seg[a][d] < 0) {
+        snprintf(err, errlen, "%s runs along the border or leaves the field", step_desc(f, a, b, sb, sizeof sb));
+        return -1;
+    }
+    if (pb_drawn(p, f->seg[a][d])) {
+        snprintf(err, errlen, "segment %s is already drawn", step_desc(f, a, b, sb, sizeof sb));
+        return -1;
+    }
+    return d;
+}
+
 static int bounce_play(const pb_field *f, pb_position *p, const int16_t *nodes, int len, int kick, pb_route *info,
                        char *err, size_t errlen) {
     char sb[24], nb[8];
@@ -80,21 +102,8 @@ static int bounce_play(const pb_field *f, pb_position *p, const int16_t *nodes, 
     pb_step_result r = PB_STEP_BOUNCE;
     int loser = PB_NOBODY;
     for (k = 1; k < len; k++) {
-        int a = nodes[k - 1], b = nodes[k], d;
-        for (d = 0; d < 8; d++)
-            if (pb_step_to(f, a, d) == b) break;
-        if (d == 8 || !(f->flags[b] & PB_NODE) || abs(pb_x(f, a) - pb_x(f, b)) > 1) {
-            snprintf(err, errlen, "%s is not a step to a neighbouring node", step_desc(f, a, b, sb, sizeof sb));
-            break;
-        }
-        if (f->seg[a][d] < 0) {
-            snprintf(err, errlen, "%s runs along the border or leaves the field", step_desc(f, a, b, sb, sizeof sb));
-            break;
-        }
-        if (pb_drawn(p, f->seg[a][d])) {
-            snprintf(err, errlen, "segment %s is already drawn", step_desc(f, a, b, sb, sizeof sb));
-            break;
-        }
+        int b = nodes[k], d = free_step(f, p, nodes[k - 1], b, err, errlen);
+        if (d < 0) break;
         r = pb_step(f, p, d, &undo[k], &loser);
         if (r != PB_STEP_BOUNCE && k < len - 1) {
             const char *why = r == PB_STEP_STOP   ? "the turn stops on the empty node"

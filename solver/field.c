@@ -127,13 +127,8 @@ int pb_seg_between(const pb_field *f, int a, int b) {
     return -1;
 }
 
-pb_field *pb_field_new(const pb_field_spec *spec, char *err, size_t errlen) {
-    if (pb_field_spec_check(spec, err, errlen)) return NULL;
-    pb_field *f = calloc(1, sizeof *f);
-    if (!f) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
+/* The lattice: its size, the goals, the lines, the centre. */
+static void lay_out(pb_field *f, const pb_field_spec *spec) {
     int G = spec->goal, W = spec->width, L = spec->length, S = spec->setback;
     f->spec = *spec;
     f->box = spec->rules != PB_RULES_HOCKEY;
@@ -153,6 +148,11 @@ pb_field *pb_field_new(const pb_field_spec *spec, char *err, size_t errlen) {
         f->goal_y_top = f->line_y_top = L - S;
         f->centre = pb_at(f, W / 2, L / 2);
     }
+}
+
+/* Each lattice point's flags: a node (next to a playable cell), on the
+ * boundary, in a goal, a post, the centre, occupied at the start. */
+static void flag_nodes(pb_field *f) {
     for (int i = 0; i < f->nlattice; i++) {
         int x = pb_x(f, i), y = pb_y(f, i);
         int c = cell_playable(f, x - 1, y - 1) + cell_playable(f, x, y - 1) + cell_playable(f, x - 1, y) +
@@ -171,7 +171,11 @@ pb_field *pb_field_new(const pb_field_spec *spec, char *err, size_t errlen) {
         f->flags[i] = fl;
         if (fl & PB_NODE) f->nnodes++;
     }
-    /* Segment indices, from the lower/left end. */
+}
+
+/* Segment indices, from the lower/left end, and which diagonal crosses
+ * which. */
+static void number_segments(pb_field *f) {
     for (int i = 0; i < f->nlattice; i++)
         for (int d = 0; d < 8; d++) f->seg[i][d] = -1;
     int ns = 0;
@@ -200,9 +204,14 @@ pb_field *pb_field_new(const pb_field_spec *spec, char *err, size_t errlen) {
         if (f->segs[s].dir == PB_NE) f->segs[s].cross = f->seg[a + 1][PB_NW];
         if (f->segs[s].dir == PB_NW) f->segs[s].cross = f->seg[a - 1][PB_NE];
     }
+}
+
+/* The mirror images of nodes and segments, the degrees, odd nodes and the
+ * counts of inner and empty nodes. */
+static void mirror_and_count(pb_field *f) {
     for (int i = 0; i < f->nlattice; i++) {
         int x = pb_x(f, i), y = pb_y(f, i);
-        f->mirror_lr[i] = (int16_t)pb_at(f, W - x, y);
+        f->mirror_lr[i] = (int16_t)pb_at(f, f->spec.width - x, y);
         f->mirror_tb[i] = (int16_t)pb_at(f, x, f->rows - 1 - y);
         if (!(f->flags[i] & PB_NODE)) continue;
         int deg = 0;
@@ -212,11 +221,24 @@ pb_field *pb_field_new(const pb_field_spec *spec, char *err, size_t errlen) {
         if (!(f->flags[i] & PB_BOUNDARY)) f->ninner++;
         if (!(f->flags[i] & PB_OCCUPIED0)) f->nempty++;
     }
-    for (int s = 0; s < ns; s++) {
+    for (int s = 0; s < f->nsegments; s++) {
         int a = f->segs[s].a, b = f->segs[s].b;
         f->seg_mirror_lr[s] = (int16_t)pb_seg_between(f, f->mirror_lr[a], f->mirror_lr[b]);
         f->seg_mirror_tb[s] = (int16_t)pb_seg_between(f, f->mirror_tb[a], f->mirror_tb[b]);
     }
+}
+
+pb_field *pb_field_new(const pb_field_spec *spec, char *err, size_t errlen) {
+    if (pb_field_spec_check(spec, err, errlen)) return NULL;
+    pb_field *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    lay_out(f, spec);
+    flag_nodes(f);
+    number_segments(f);
+    mirror_and_count(f);
     /* Keys depend only on the index, so one field always hashes alike. */
     uint64_t seed = 0x50617065726261ULL;
     for (int s = 0; s < PB_MAX_SEGMENTS; s++) f->zobrist_seg[s] = splitmix64(&seed);

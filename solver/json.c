@@ -69,6 +69,10 @@ void pb_json_uint(pb_json *j, const char *key, unsigned long long v) {
     fprintf(j->out, "%llu", v);
 }
 
+void pb_json_uints(pb_json *j, const pb_json_count *counts) {
+    for (const pb_json_count *c = counts; c->key; c++) pb_json_uint(j, c->key, c->value);
+}
+
 void pb_json_num(pb_json *j, const char *key, const char *fmt, double v) {
     item(j, key);
     fprintf(j->out, fmt, v);

@@ -34,6 +34,15 @@ void pb_json_end(pb_json *j);
 void pb_json_str(pb_json *j, const char *key, const char *s); /* NULL: null */
 void pb_json_int(pb_json *j, const char *key, long long v);
 void pb_json_uint(pb_json *j, const char *key, unsigned long long v);
+/* A run of counts, each under its key, in the order given; the list ends
+ * at the key NULL:
+ *   pb_json_uints(&j, (const pb_json_count[]){{"jobs", 3}, {"nodes", 70}, {NULL, 0}});
+ * writes "jobs":3,"nodes":70. */
+typedef struct pb_json_count {
+    const char *key;
+    unsigned long long value;
+} pb_json_count;
+void pb_json_uints(pb_json *j, const pb_json_count *counts);
 /* A number printed with a printf format such as "%.6f". */
 void pb_json_num(pb_json *j, const char *key, const char *fmt, double v);
 void pb_json_bool(pb_json *j, const char *key, int v);

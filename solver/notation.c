@@ -349,6 +349,75 @@ int pb_record_parse_match(const pb_field *f, const char *text, pb_game *g, char 
     return parse_record(f, text, g, 1, err, errlen);
 }
 
+/* A comment "{...}" at ps->s: skipped. */
+static int skip_comment(parser *ps) {
+    char q[QUOTE_BUF];
+    const char *close = strchr(ps->s, '}');
+    if (!close) {
+        snprintf(ps->err, ps->errlen, "unterminated comment '%s' after move %d", quote(ps->s, strlen(ps->s), q),
+                 ps->g->nturns);
+        return -1;
+    }
+    ps->s = close + 1;
+    return 0;
+}
+
+/* The end mark (wl bytes at ps->s): only after the move that ends the game. */
+static int parse_end_mark(parser *ps, size_t wl) {
+    char q[QUOTE_BUF];
+    const pb_game *g = ps->g;
+    int rc = 0;
+    if (g->end == PB_END_NONE) {
+        if (g->nturns == 0) snprintf(ps->err, ps->errlen, "end mark '%s' before the first move", quote(ps->s, wl, q));
+        else
+            snprintf(ps->err, ps->errlen, "end mark '%s' after move %d, but the game goes on", quote(ps->s, wl, q),
+                     g->nturns);
+        rc = -1;
+    }
+    ps->s += wl;
+    return rc;
+}
+
+/* A word that is none of the items: an error naming where it stands. */
+static int unexpected(parser *ps, size_t wl) {
+    char q[QUOTE_BUF];
+    if (ps->g->nturns > 0)
+        snprintf(ps->err, ps->errlen, "unknown annotation '%s' after move %d", quote(ps->s, wl, q), ps->g->nturns);
+    else snprintf(ps->err, ps->errlen, "move 1: unexpected '%s' (expected a route such as d6-e7)", quote(ps->s, wl, q));
+    return -1;
+}
+
+/* One item at ps->s, not a comment: the header (first of all), a move
+ * number, a route, marks, a score, the end mark or an annotation word.
+ * items: the items before it; *ended: the end mark was read. */
+static int parse_item(parser *ps, int items, int *ended) {
+    const char *s = ps->s;
+    size_t wl = word_len(s);
+    char q[QUOTE_BUF];
+    if (*ended) {
+        snprintf(ps->err, ps->errlen, "text after the end mark: '%s'", quote(s, wl, q));
+        return -1;
+    }
+    if (*s == '(') {
+        if (!items) return parse_header(ps);
+        snprintf(ps->err, ps->errlen, "move %d: the header '%s' must come before the first move", next_move(ps),
+                 quote(s, header_len(s), q));
+        return -1;
+    }
+    if (is_digit(*s)) return parse_number(ps);
+    if (route_ahead(s)) return parse_route(ps);
+    if (*s == '!' || *s == '?') return parse_marks(ps);
+    if (*s == '[') return parse_score(ps);
+    if ((*s == 'X' || starts(s, CYR_HA)) && wl == (*s == 'X' ? 1 : strlen(CYR_HA))) {
+        *ended = 1;
+        return parse_end_mark(ps, wl);
+    }
+    int w = match_word(s, wl);
+    if (w < 0) return unexpected(ps, wl);
+    ps->s += wl;
+    return add_annot(ps, annot_words[w].stored, s, wl);
+}
+
 static int parse_record(const pb_field *f, const char *text, pb_game *g, int match, char *err, size_t errlen) {
     assert(f && text && g && err && errlen > 0);
     if (match) pb_game_init_match(g, f, PB_TOP);
@@ -356,62 +425,11 @@ static int parse_record(const pb_field *f, const char *text, pb_game *g, int mat
     int cap = pb_route_max(f);
     parser ps = {f, text, g, malloc(sizeof(int16_t) * (size_t)cap), cap, err, errlen};
     int ended = 0, rc = 0, items = 0;
-    char q[QUOTE_BUF];
     while (rc == 0) {
         while (is_sep(*ps.s)) ps.s++;
-        const char *s = ps.s;
-        if (!*s) break;
-        size_t wl = word_len(s);
-        if (*s == '{') {
-            const char *close = strchr(s, '}');
-            if (!close) {
-                snprintf(err, errlen, "unterminated comment '%s' after move %d", quote(s, strlen(s), q), g->nturns);
-                rc = -1;
-            } else {
-                ps.s = close + 1;
-            }
-            continue;
-        }
-        if (ended) {
-            snprintf(err, errlen, "text after the end mark: '%s'", quote(s, wl, q));
-            rc = -1;
-        } else if (*s == '(') {
-            if (items) {
-                snprintf(err, errlen, "move %d: the header '%s' must come before the first move", next_move(&ps),
-                         quote(s, header_len(s), q));
-                rc = -1;
-            } else {
-                rc = parse_header(&ps);
-            }
-        } else if (is_digit(*s)) {
-            rc = parse_number(&ps);
-        } else if (route_ahead(s)) {
-            rc = parse_route(&ps);
-        } else if (*s == '!' || *s == '?') {
-            rc = parse_marks(&ps);
-        } else if (*s == '[') {
-            rc = parse_score(&ps);
-        } else if ((*s == 'X' || starts(s, CYR_HA)) && wl == (*s == 'X' ? 1 : strlen(CYR_HA))) {
-            if (g->end == PB_END_NONE) {
-                if (g->nturns == 0) snprintf(err, errlen, "end mark '%s' before the first move", quote(s, wl, q));
-                else
-                    snprintf(err, errlen, "end mark '%s' after move %d, but the game goes on", quote(s, wl, q),
-                             g->nturns);
-                rc = -1;
-            }
-            ended = 1;
-            ps.s += wl;
-        } else if (match_word(s, wl) >= 0) {
-            rc = add_annot(&ps, annot_words[match_word(s, wl)].stored, s, wl);
-            ps.s += wl;
-        } else if (g->nturns > 0) {
-            snprintf(err, errlen, "unknown annotation '%s' after move %d", quote(s, wl, q), g->nturns);
-            rc = -1;
-        } else {
-            snprintf(err, errlen, "move 1: unexpected '%s' (expected a route such as d6-e7)", quote(s, wl, q));
-            rc = -1;
-        }
-        items++;
+        if (!*ps.s) break;
+        if (*ps.s == '{') rc = skip_comment(&ps);
+        else rc = parse_item(&ps, items++, &ended);
     }
     free(ps.nodes);
     if (rc) {

@@ -241,10 +241,101 @@ static int info_valid(uint64_t i) {
     return (i & 3) <= 2 && ((i >> 2) & 3) <= 2 && info_lo(i) <= info_hi(i) && info_best(i) <= 8;
 }
 
-int pb_proven_load(pb_proven *s, const char *path, char *err, size_t errlen) {
-    const pb_field *f = s->f;
+/* A root block of kw words: it must name this store's root position. */
+static int check_root(const pb_proven *s, const unsigned char *buf, int kw, const char *path, char *err,
+                      size_t errlen) {
+    for (int w = 0; w < kw; w++)
+        if (pb_le_get(buf + 8 * (size_t)w, 8) != s->root[w]) {
+            snprintf(err, errlen, "%s: written for another position (the game record differs)", path);
+            return -1;
+        }
+    return 0;
+}
+
+/* The entries of one block (len bytes of ebytes each: the key's kw words
+ * and the info) into got, merged per canonical position: 0, or -1 with
+ * the message. */
+static int read_entries(const pb_field *f, pb_posset *got, const unsigned char *buf, size_t len, const char *path,
+                        char *err, size_t errlen) {
     const int kw = f->nwords + 1;
     const size_t ebytes = 8 * (size_t)(kw + 1);
+    for (size_t e = 0; e < len / ebytes; e++) {
+        uint64_t key[PB_MAX_WORDS + 1];
+        for (int w = 0; w < kw; w++) key[w] = pb_le_get(buf + e * ebytes + 8 * (size_t)w, 8);
+        uint64_t info = pb_le_get(buf + e * ebytes + 8 * (size_t)kw, 8);
+        if (!key_valid(f, key) || !info_valid(info)) {
+            snprintf(err, errlen, "%s: damaged (an entry names no position of this field)", path);
+            return -1;
+        }
+        pb_position p, c;
+        pb_position_unpack(f, key, &p);
+        canonical(f, &p, &c);
+        int fresh;
+        uint64_t *slot = pb_posset_slot(got, f, &c, &fresh);
+        if (info_merge(slot, info, fresh)) {
+            snprintf(err, errlen, "%s: damaged (two entries of one position contradict each other)", path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Every block of the file: the root first, then the entries, into got:
+ * 0, or -1 with the message. */
+static int read_blocks(const pb_proven *s, pb_creader *r, pb_posset *got, const char *path, char *err, size_t errlen) {
+    const int kw = s->f->nwords + 1;
+    const size_t ebytes = 8 * (size_t)(kw + 1);
+    unsigned char *buf = NULL;
+    int rc = 0, nroot = 0, more;
+    uint32_t tag;
+    size_t len;
+    while (rc == 0 && (more = pb_container_next(r, &tag, &len, err, errlen)) != 0) {
+        if (more < 0) {
+            rc = -1;
+            break;
+        }
+        int is_root = tag == PB_PROVEN_TAG_ROOT;
+        if ((!is_root && tag != PB_PROVEN_TAG_ENTRIES) || (is_root && (nroot || len != 8 * (size_t)kw)) ||
+            (!is_root && (!nroot || len % ebytes)) || len > BLOCK_ENTRIES * ebytes) {
+            snprintf(err, errlen, "%s: damaged (unexpected block)", path);
+            rc = -1;
+            break;
+        }
+        free(buf);
+        buf = malloc(len ? len : 1);
+        if (!buf) {
+            snprintf(err, errlen, "%s: out of memory while reading", path);
+            rc = -1;
+        } else if (pb_container_read(r, buf, err, errlen)) rc = -1;
+        else if (is_root) rc = check_root(s, buf, kw, path, err, errlen), nroot = 1;
+        else rc = read_entries(s->f, got, buf, len, path, err, errlen);
+    }
+    free(buf);
+    if (rc == 0 && !nroot) {
+        snprintf(err, errlen, "%s: damaged (no root position)", path);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* The positions read into the store (kept whatever their work: they are
+ * what the file was saved for): 0, or -1 with the message when one
+ * contradicts what the store holds. */
+static int merge_loaded(pb_proven *s, const pb_posset *got, const char *path, char *err, size_t errlen) {
+    int rc = 0;
+    pthread_mutex_lock(&s->lock);
+    pb_position p;
+    uint64_t info;
+    for (size_t i = 0; i < got->cap && rc == 0; i++)
+        if (pb_posset_get(got, s->f, i, &p, &info) && add_canonical(s, &p, info)) rc = -1;
+    pthread_mutex_unlock(&s->lock);
+    if (rc) snprintf(err, errlen, "%s: contradicts what this run has proven", path);
+    else pb_proven_publish(s);
+    return rc;
+}
+
+int pb_proven_load(pb_proven *s, const char *path, char *err, size_t errlen) {
+    const pb_field *f = s->f;
     pb_creader *r = pb_container_open(path, PB_PROVEN_KIND, &f->spec, 1, err, errlen);
     if (!r) return -1;
     if (pb_container_meta_of(r)->nsegments != f->nsegments) {
@@ -254,76 +345,8 @@ int pb_proven_load(pb_proven *s, const char *path, char *err, size_t errlen) {
     }
     pb_posset got;
     pb_posset_init(&got, f);
-    unsigned char *buf = NULL;
-    int rc = -1, nroot = 0;
-    uint32_t tag;
-    size_t len;
-    for (;;) {
-        int more = pb_container_next(r, &tag, &len, err, errlen);
-        if (more < 0) goto out;
-        if (more == 0) break;
-        int is_root = tag == PB_PROVEN_TAG_ROOT;
-        if ((!is_root && tag != PB_PROVEN_TAG_ENTRIES) || (is_root && (nroot || len != 8 * (size_t)kw)) ||
-            (!is_root && (!nroot || len % ebytes)) || len > BLOCK_ENTRIES * ebytes) {
-            snprintf(err, errlen, "%s: damaged (unexpected block)", path);
-            goto out;
-        }
-        free(buf);
-        buf = malloc(len ? len : 1);
-        if (!buf) {
-            snprintf(err, errlen, "%s: out of memory while reading", path);
-            goto out;
-        }
-        if (pb_container_read(r, buf, err, errlen)) goto out;
-        if (is_root) {
-            nroot = 1;
-            for (int w = 0; w < kw; w++)
-                if (pb_le_get(buf + 8 * (size_t)w, 8) != s->root[w]) {
-                    snprintf(err, errlen, "%s: written for another position (the game record differs)", path);
-                    goto out;
-                }
-            continue;
-        }
-        for (size_t e = 0; e < len / ebytes; e++) {
-            uint64_t key[PB_MAX_WORDS + 1];
-            for (int w = 0; w < kw; w++) key[w] = pb_le_get(buf + e * ebytes + 8 * (size_t)w, 8);
-            uint64_t info = pb_le_get(buf + e * ebytes + 8 * (size_t)kw, 8);
-            if (!key_valid(f, key) || !info_valid(info)) {
-                snprintf(err, errlen, "%s: damaged (an entry names no position of this field)", path);
-                goto out;
-            }
-            pb_position p, c;
-            pb_position_unpack(f, key, &p);
-            canonical(f, &p, &c);
-            int fresh;
-            uint64_t *slot = pb_posset_slot(&got, f, &c, &fresh);
-            if (info_merge(slot, info, fresh)) {
-                snprintf(err, errlen, "%s: damaged (two entries of one position contradict each other)", path);
-                goto out;
-            }
-        }
-    }
-    if (!nroot) {
-        snprintf(err, errlen, "%s: damaged (no root position)", path);
-        goto out;
-    }
-    /* All good: merge into the store (kept whatever their work: they are
-     * what the file was saved for). */
-    pthread_mutex_lock(&s->lock);
-    pb_position p;
-    uint64_t info;
-    for (size_t i = 0; i < got.cap && rc == -1; i++)
-        if (pb_posset_get(&got, f, i, &p, &info) && add_canonical(s, &p, info)) rc = -2;
-    pthread_mutex_unlock(&s->lock);
-    if (rc == -2) {
-        snprintf(err, errlen, "%s: contradicts what this run has proven", path);
-        rc = -1;
-        goto out;
-    }
-    pb_proven_publish(s);
-    rc = 0;
-out:
-    free(buf);
+    int rc = read_blocks(s, r, &got, path, err, errlen);
+    if (rc == 0) rc = merge_loaded(s, &got, path, err, errlen);
     pb_posset_free(&got);
     pb_container_close(r);
     return rc;

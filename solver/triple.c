@@ -252,6 +252,35 @@ static int dir_between(const pb_field *f, int a, int b) {
 
 static const char *name(const pb_field *f, int i, char *buf) { return pb_node_name(f, i, buf); }
 
+/* The message for a link a-b of a move that move_step refused (why):
+ * -1 with it in err, or 0 if the link is fine. */
+static int link_refused(const pb_field *f, int a, int b, why_code why, const char *rt, char *err, size_t errlen) {
+    char na[8], nb[8];
+    const char *msg = NULL;
+    switch (why) {
+        case WHY_SEGMENT: msg = "runs along the border or leaves the field"; break;
+        case WHY_CROSS_DRAWN: msg = "crosses a drawn line"; break;
+        case WHY_CROSS_OWN: msg = "crosses an earlier link of the move"; break;
+        default: break;
+    }
+    if (msg) {
+        snprintf(err, errlen, "%s: %s-%s %s", rt, name(f, a, na), name(f, b, nb), msg);
+        return -1;
+    }
+    switch (why) {
+        case WHY_POST: msg = "is a post"; break;
+        case WHY_BOUNDARY: msg = "is on the boundary"; break;
+        case WHY_TWICE: msg = "is already on the move"; break;
+        case WHY_TOUCHED: msg = "is touched"; break;
+        default: break;
+    }
+    if (msg) {
+        snprintf(err, errlen, "%s: node %s %s", rt, name(f, b, nb), msg);
+        return -1;
+    }
+    return 0;
+}
+
 static int play_move(const pb_field *f, pb_position *p, const int16_t *nodes, int len, pb_route *info, const char *rt,
                      char *err, size_t errlen) {
     char na[8], nb[8];
@@ -270,28 +299,7 @@ static int play_move(const pb_field *f, pb_position *p, const int16_t *nodes, in
         }
         why_code why;
         int r = move_step(f, p, nodes, links, k, d, &why);
-        const char *msg = NULL;
-        switch (why) {
-            case WHY_SEGMENT: msg = "runs along the border or leaves the field"; break;
-            case WHY_CROSS_DRAWN: msg = "crosses a drawn line"; break;
-            case WHY_CROSS_OWN: msg = "crosses an earlier link of the move"; break;
-            default: break;
-        }
-        if (msg) {
-            snprintf(err, errlen, "%s: %s-%s %s", rt, name(f, a, na), name(f, b, nb), msg);
-            return -1;
-        }
-        switch (why) {
-            case WHY_POST: msg = "is a post"; break;
-            case WHY_BOUNDARY: msg = "is on the boundary"; break;
-            case WHY_TWICE: msg = "is already on the move"; break;
-            case WHY_TOUCHED: msg = "is touched"; break;
-            default: break;
-        }
-        if (msg) {
-            snprintf(err, errlen, "%s: node %s %s", rt, name(f, b, nb), msg);
-            return -1;
-        }
+        if (link_refused(f, a, b, why, rt, err, errlen)) return -1;
         links[k - 1] = f->seg[a][d];
         if (r == 1) {
             if (k < len - 1) {
@@ -314,9 +322,49 @@ static int play_move(const pb_field *f, pb_position *p, const int16_t *nodes, in
     return 0;
 }
 
-static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, int len, pb_route *info, const char *rt,
-                      char *err, size_t errlen) {
+/* The kick from nodes[0] towards nodes[1] (into *kp), which the route's
+ * next nodes (n >= 2 of them, nodes[0] included) must follow to its end:
+ * 0, or -1 with the message. */
+static int trace_kick(const pb_field *f, const pb_position *p, const int16_t *nodes, int n, kick_path *kp,
+                      const char *rt, char *err, size_t errlen) {
     char na[8], nb[8], nc[8];
+    int cur = nodes[0], d = dir_between(f, cur, nodes[1]);
+    if (d < 0) {
+        snprintf(err, errlen, "%s: %s-%s is not a step to a neighbouring node", rt, name(f, cur, na),
+                 name(f, nodes[1], nb));
+        return -1;
+    }
+    why_code why;
+    if (kick_trace(f, p, cur, d, kp, &why)) {
+        int at = kp->nodes[kp->n], to = pb_step_to(f, at, kp->dir[kp->n]);
+        if (why == WHY_DRAWN)
+            snprintf(err, errlen, "%s: the kick from %s to the %s would run along the drawn segment %s-%s", rt,
+                     name(f, cur, na), dir_names[d], name(f, at, nb), name(f, to, nc));
+        else
+            snprintf(err, errlen, "%s: the kick from %s to the %s would leave the field or run along the border at %s",
+                     rt, name(f, cur, na), dir_names[d], name(f, at, nb));
+        return -1;
+    }
+    int j;
+    for (j = 1; j <= kp->n && j < n; j++)
+        if (nodes[j] != kp->nodes[j]) break;
+    if (j <= kp->n && j < n) {
+        snprintf(err, errlen, "%s: the kick from %s to the %s reaches %s at step %d, not %s", rt, name(f, cur, na),
+                 dir_names[d], name(f, kp->nodes[j], nb), j, name(f, nodes[j], nc));
+        return -1;
+    }
+    if (j <= kp->n) {
+        snprintf(err, errlen, "%s: the route stops in the middle of the kick from %s (a kick has six steps)", rt,
+                 name(f, cur, na));
+        return -1;
+    }
+    return 0;
+}
+
+/* Free kicks are played only when no normal move exists and a kick
+ * does: -1 with the message, or 0. */
+static int kicks_refused(const pb_field *f, const pb_position *p, const char *rt, char *err, size_t errlen) {
+    char na[8];
     if (pb_triple_has_move(f, p)) {
         snprintf(err, errlen, "%s: a free kick is not allowed: the player to move has a normal move", rt);
         return -1;
@@ -325,6 +373,13 @@ static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, i
         snprintf(err, errlen, "%s: no free kick exists from %s: the game is over, a draw", rt, name(f, p->ball, na));
         return -1;
     }
+    return 0;
+}
+
+static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, int len, pb_route *info, const char *rt,
+                      char *err, size_t errlen) {
+    char na[8];
+    if (kicks_refused(f, p, rt, err, errlen)) return -1;
     int ball0 = p->ball, ndrawn = 0, pos = 0, fail = 0;
     pb_end end = PB_END_NONE;
     int loser = PB_NOBODY;
@@ -347,39 +402,8 @@ static int play_kicks(const pb_field *f, pb_position *p, const int16_t *nodes, i
             }
             break;
         }
-        int d = dir_between(f, cur, nodes[pos + 1]);
-        if (d < 0) {
-            snprintf(err, errlen, "%s: %s-%s is not a step to a neighbouring node", rt, name(f, cur, na),
-                     name(f, nodes[pos + 1], nb));
-            fail = 1;
-            break;
-        }
         kick_path kp;
-        why_code why;
-        if (kick_trace(f, p, cur, d, &kp, &why)) {
-            int at = kp.nodes[kp.n], to = pb_step_to(f, at, kp.dir[kp.n]);
-            if (why == WHY_DRAWN)
-                snprintf(err, errlen, "%s: the kick from %s to the %s would run along the drawn segment %s-%s", rt,
-                         name(f, cur, na), dir_names[d], name(f, at, nb), name(f, to, nc));
-            else
-                snprintf(err, errlen,
-                         "%s: the kick from %s to the %s would leave the field or run along the border at %s", rt,
-                         name(f, cur, na), dir_names[d], name(f, at, nb));
-            fail = 1;
-            break;
-        }
-        int j;
-        for (j = 1; j <= kp.n && pos + j < len; j++)
-            if (nodes[pos + j] != kp.nodes[j]) break;
-        if (j <= kp.n && pos + j < len) {
-            snprintf(err, errlen, "%s: the kick from %s to the %s reaches %s at step %d, not %s", rt, name(f, cur, na),
-                     dir_names[d], name(f, kp.nodes[j], nb), j, name(f, nodes[pos + j], nc));
-            fail = 1;
-            break;
-        }
-        if (j <= kp.n) {
-            snprintf(err, errlen, "%s: the route stops in the middle of the kick from %s (a kick has six steps)", rt,
-                     name(f, cur, na));
+        if (trace_kick(f, p, nodes + pos, len - pos, &kp, rt, err, errlen)) {
             fail = 1;
             break;
         }

@@ -42,6 +42,10 @@ static void nested(pb_json *j) {
     pb_json_num(j, "s", "%.2f", 1.5);
     pb_json_str(j, "none", NULL);
     pb_json_raw(j, "gmp", "123456789012345678901234567890");
+    pb_json_object(j, "counts");
+    pb_json_uints(j, (const pb_json_count[]){{"a", 7}, {"b", 0}, {NULL, 0}});
+    pb_json_uints(j, (const pb_json_count[]){{NULL, 5}});
+    pb_json_end(j);
     pb_json_end(j);
 }
 
@@ -50,7 +54,7 @@ static void test_commas_and_nesting(void **state) {
     char *t = written(nested);
     assert_string_equal(t, "{\"rules\":\"book\",\"depths\":[1,-2,{\"over\":false}],\"empty\":[],"
                            "\"big\":18446744073709551615,\"s\":1.50,\"none\":null,"
-                           "\"gmp\":123456789012345678901234567890}\n");
+                           "\"gmp\":123456789012345678901234567890,\"counts\":{\"a\":7,\"b\":0}}\n");
     free(t);
 }
 

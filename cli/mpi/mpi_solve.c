@@ -124,6 +124,42 @@ static int line_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *ki
     return pb_solver_best_route(ctx, q, nodes, cap, kick, &v);
 }
 
+/* Rank 0 alone: its table learns what the top proved since *cursor, then
+ * it solves the job at p itself.  The job's value (PB_UNKNOWN: out of
+ * budget). */
+static int solve_alone(pb_jobs *j, pb_solver *s, const pb_position *p, const pb_cluster_solve_opts *o, double deadline,
+                       size_t *cursor, rank_counts *rc) {
+    pb_position q;
+    for (; *cursor < pb_jobs_log_size(j); (*cursor)++) {
+        int lv;
+        pb_jobs_log_get(j, *cursor, &q, &lv);
+        pb_solver_learn(s, &q, lv);
+    }
+    double left = deadline > 0 ? deadline - MPI_Wtime() : 0;
+    pb_solver_set_limit(s, deadline > 0 ? (left > 0.001 ? left : 0.001) : 0);
+    double t1 = MPI_Wtime();
+    int v = pb_solver_value_budget(s, p, o->job_nodes);
+    rc->busy += MPI_Wtime() - t1;
+    rc->jobs++;
+    return v;
+}
+
+/* Rank 0: the next result of any worker, its job *id and value *v.
+ * Returns the worker's rank. */
+static int receive_result(const pb_cluster_solve_opts *o, rank_counts *rc, long *id, int *v) {
+    double r[4];
+    MPI_Status st;
+    double t0 = MPI_Wtime();
+    MPI_Recv(r, 4, MPI_DOUBLE, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
+    rc->idle += MPI_Wtime() - t0;
+    rc->messages++, rc->bytes += sizeof r;
+    *id = (long)r[0], *v = (int)r[1];
+    if (o->progress)
+        fprintf(o->progress, "solve: rank %d: job %ld %s, %.0f nodes, %.3f s\n", st.MPI_SOURCE, *id,
+                *v == PB_UNKNOWN ? "out of budget" : pb_value_name(*v), r[2], r[3]);
+    return st.MPI_SOURCE;
+}
+
 /* Rank 0: the search, handing out jobs (or, alone, doing them). */
 static int lead_loop(const pb_cluster *c, const pb_field *f, pb_jobs *j, pb_solver *s, const pb_cluster_solve_opts *o,
                      double deadline, rank_counts *rc, double *cpu, int *stopped) {
@@ -157,32 +193,12 @@ static int lead_loop(const pb_cluster *c, const pb_field *f, pb_jobs *j, pb_solv
         long id;
         int v;
         if (K == 1) {
-            /* Alone: learn, then solve the job here. */
-            for (; cursor[0] < pb_jobs_log_size(j); cursor[0]++) {
-                int lv;
-                pb_jobs_log_get(j, cursor[0], &q, &lv);
-                pb_solver_learn(s, &q, lv);
-            }
             id = busy[0]; /* its position is still in p */
-            double left = deadline > 0 ? deadline - MPI_Wtime() : 0;
-            pb_solver_set_limit(s, deadline > 0 ? (left > 0.001 ? left : 0.001) : 0);
-            double t1 = MPI_Wtime();
-            v = pb_solver_value_budget(s, &p, o->job_nodes);
-            rc->busy += MPI_Wtime() - t1;
-            rc->jobs++;
+            v = solve_alone(j, s, &p, o, deadline, &cursor[0], rc);
             busy[0] = -1;
         } else {
-            double r[4];
-            MPI_Status st;
-            double t0 = MPI_Wtime();
-            MPI_Recv(r, 4, MPI_DOUBLE, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
-            rc->idle += MPI_Wtime() - t0;
-            rc->messages++, rc->bytes += sizeof r;
-            id = (long)r[0], v = (int)r[1];
-            busy[st.MPI_SOURCE] = -1;
-            if (o->progress)
-                fprintf(o->progress, "solve: rank %d: job %ld %s, %.0f nodes, %.3f s\n", st.MPI_SOURCE, id,
-                        v == PB_UNKNOWN ? "out of budget" : pb_value_name(v), r[2], r[3]);
+            int w = receive_result(o, rc, &id, &v);
+            busy[w] = -1;
         }
         double c0 = cpu_now();
         if (pb_jobs_result(j, id, v)) err = 1;
@@ -203,6 +219,82 @@ static int lead_loop(const pb_cluster *c, const pb_field *f, pb_jobs *j, pb_solv
     free(cursor);
     free(buf);
     return err ? -1 : 0;
+}
+
+/* Rank 0's answer once the jobs are done: the value (and with first_turns
+ * every class's) from the jobs' log, and unless stopped the line, which
+ * rank 0's table finds once it has learnt every proven position. */
+static void rank0_answer(const pb_field *f, const pb_position *p, pb_jobs *j, pb_solver *s,
+                         const pb_cluster_solve_opts *o, int stopped, pb_solve_result *r) {
+    pb_position q;
+    if (o->first_turns) {
+        pb_solve_root_turns(f, p, 0, NULL, NULL, r);
+        for (int i = 0; i < r->nturns; i++) {
+            pb_solve_turn *t = &r->turns[i];
+            if (t->end != PB_END_NONE) continue;
+            q = *p;
+            pb_route info;
+            char e[256];
+            if (pb_route_play(f, &q, t->nodes, t->len, t->kick, &info, e, sizeof e)) abort();
+            int v = pb_jobs_value(j, &q);
+            if (v != PB_UNKNOWN) t->value = q.to_move == p->to_move ? v : -v;
+        }
+        pb_solve_combine(p, r);
+    } else {
+        pb_position m;
+        pb_position_mirror(f, p, &m, 1, 0);
+        r->mirror_lr = pb_position_equal(f, p, &m);
+        r->value = pb_jobs_value(j, p);
+    }
+    r->stopped = stopped;
+    r->complete = !r->stopped && r->value != PB_UNKNOWN && (!o->first_turns || r->nsolved_classes == r->nturns);
+    r->pv_kind = pb_solve_pv_kind;
+    if (r->value != PB_UNKNOWN && !r->stopped) {
+        for (size_t i = 0; i < pb_jobs_log_size(j); i++) {
+            int v;
+            pb_jobs_log_get(j, i, &q, &v);
+            pb_solver_learn(s, &q, v);
+        }
+        pb_solver_set_limit(s, 0);
+        pb_solve_line(f, p, r, line_next, s, 0);
+    }
+}
+
+/* The counts of every process, gathered on rank 0 into cs and r (nodes,
+ * peak memory, rate; hash: the table size of each), and the seconds since
+ * t0. */
+static void gather_counts(const pb_cluster *c, const rank_counts *rc, size_t hash, double t0, pb_solve_result *r,
+                          pb_cluster_stats *cs) {
+    int K = c->nranks;
+    cs->nranks = K;
+    double mine[7] = {rc->idle,
+                      rc->busy,
+                      (double)rc->nodes,
+                      (double)rc->jobs,
+                      (double)rc->messages,
+                      (double)rc->bytes,
+                      (double)pb_peak_rss()};
+    double *all = c->rank == 0 ? malloc(sizeof(double) * 7 * (size_t)K) : NULL;
+    MPI_Gather(mine, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    r->seconds = MPI_Wtime() - t0;
+    if (c->rank == 0) {
+        cs->ranks = calloc((size_t)K, sizeof *cs->ranks);
+        uint64_t nodes = 0;
+        size_t rss = 0;
+        for (int k = 0; k < K; k++) {
+            pb_cluster_rank *x = &cs->ranks[k];
+            x->idle = all[7 * k], x->busy = all[7 * k + 1];
+            x->nodes = (uint64_t)all[7 * k + 2], x->jobs = (uint64_t)all[7 * k + 3];
+            x->messages = (uint64_t)all[7 * k + 4], x->bytes = (uint64_t)all[7 * k + 5];
+            nodes += x->nodes;
+            if ((size_t)all[7 * k + 6] > rss) rss = (size_t)all[7 * k + 6];
+        }
+        r->nodes = nodes;
+        r->peak_rss = rss;
+        r->rate = r->seconds > 0 ? (double)nodes / r->seconds : 0;
+        r->tt_bytes = hash; /* the table statistics stay 0 */
+    }
+    free(all);
 }
 
 int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *p, const pb_cluster_solve_opts *o,
@@ -232,39 +324,7 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
     rc.nodes = pb_solver_nodes(s);
 
     if (c->rank == 0) {
-        pb_position q;
-        if (o->first_turns) {
-            pb_solve_root_turns(f, p, 0, NULL, NULL, r);
-            for (int i = 0; i < r->nturns; i++) {
-                pb_solve_turn *t = &r->turns[i];
-                if (t->end != PB_END_NONE) continue;
-                q = *p;
-                pb_route info;
-                char e[256];
-                if (pb_route_play(f, &q, t->nodes, t->len, t->kick, &info, e, sizeof e)) abort();
-                int v = pb_jobs_value(j, &q);
-                if (v != PB_UNKNOWN) t->value = q.to_move == p->to_move ? v : -v;
-            }
-            pb_solve_combine(p, r);
-        } else {
-            pb_position m;
-            pb_position_mirror(f, p, &m, 1, 0);
-            r->mirror_lr = pb_position_equal(f, p, &m);
-            r->value = pb_jobs_value(j, p);
-        }
-        r->stopped = stopped || err;
-        r->complete = !r->stopped && r->value != PB_UNKNOWN && (!o->first_turns || r->nsolved_classes == r->nturns);
-        r->pv_kind = pb_solve_pv_kind;
-        if (r->value != PB_UNKNOWN && !r->stopped) {
-            /* The line: rank 0's table learns every proven position first. */
-            for (size_t i = 0; i < pb_jobs_log_size(j); i++) {
-                int v;
-                pb_jobs_log_get(j, i, &q, &v);
-                pb_solver_learn(s, &q, v);
-            }
-            pb_solver_set_limit(s, 0);
-            pb_solve_line(f, p, r, line_next, s, 0);
-        }
+        rank0_answer(f, p, j, s, o, stopped || err, r);
         pb_jobs_get_stats(j, &cs->jobs);
         cs->rank0_cpu = cpu;
     }
@@ -272,37 +332,7 @@ int pb_cluster_solve(const pb_cluster *c, const pb_field *f, const pb_position *
     MPI_Bcast(sv, 2, MPI_INT, 0, MPI_COMM_WORLD);
     r->value = sv[0], r->stopped = sv[1];
 
-    /* The counts of every process, on rank 0. */
-    int K = c->nranks;
-    cs->nranks = K;
-    double mine[7] = {rc.idle,
-                      rc.busy,
-                      (double)rc.nodes,
-                      (double)rc.jobs,
-                      (double)rc.messages,
-                      (double)rc.bytes,
-                      (double)pb_peak_rss()};
-    double *all = c->rank == 0 ? malloc(sizeof(double) * 7 * (size_t)K) : NULL;
-    MPI_Gather(mine, 7, MPI_DOUBLE, all, 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    r->seconds = MPI_Wtime() - t0;
-    if (c->rank == 0) {
-        cs->ranks = calloc((size_t)K, sizeof *cs->ranks);
-        uint64_t nodes = 0;
-        size_t rss = 0;
-        for (int k = 0; k < K; k++) {
-            pb_cluster_rank *x = &cs->ranks[k];
-            x->idle = all[7 * k], x->busy = all[7 * k + 1];
-            x->nodes = (uint64_t)all[7 * k + 2], x->jobs = (uint64_t)all[7 * k + 3];
-            x->messages = (uint64_t)all[7 * k + 4], x->bytes = (uint64_t)all[7 * k + 5];
-            nodes += x->nodes;
-            if ((size_t)all[7 * k + 6] > rss) rss = (size_t)all[7 * k + 6];
-        }
-        r->nodes = nodes;
-        r->peak_rss = rss;
-        r->rate = r->seconds > 0 ? (double)nodes / r->seconds : 0;
-        r->tt_bytes = hash; /* the table statistics stay 0 */
-    }
-    free(all);
+    gather_counts(c, &rc, hash, t0, r, cs);
     pb_jobs_free(j);
     pb_solver_free(s);
     return 0;
