@@ -15,7 +15,6 @@
 #include "stop.h"
 #include "cluster.h"
 
-
 /* --checkpoint FILE: the saved proofs of this run (solver/proven.h),
  * loaded with --resume, saved every --save-every seconds by a thread of
  * their own and once more at the end, however the run ends. */
