@@ -384,11 +384,12 @@ static int solve_line(void *ctx, const pb_field *f, pb_game *g, int line) {
     return over || value != PB_UNKNOWN ? PB_EXIT_OK : PB_EXIT_STOPPED;
 }
 
-static int solve_batch(const pb_opts *o, const pb_field *f) {
+static int solve_batch(const pb_opts *o, const pb_field *f, int algo) {
     if (o->mpi) return pb_fail(PB_EXIT_USAGE, "--batch and --mpi do not go together");
     if (o->svg) return pb_fail(PB_EXIT_USAGE, "--batch and --svg do not go together");
     if (o->threads > 1) return pb_fail(PB_EXIT_USAGE, "--batch solves on one thread");
-    batch_ctx b = {o, pb_solver_new(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0), NULL, f->nsegments + 2};
+    batch_ctx b = {o, pb_solver_new_algo(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0, algo), NULL,
+                   f->nsegments + 2};
     if (!b.s) return pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table");
     pb_solver_set_limit(b.s, o->time_limit);
     b.nodes = malloc(sizeof(int16_t) * (size_t)b.cap);
@@ -429,7 +430,7 @@ int cmd_solve(int argc, char **argv) {
         PB_OPT_TEXT("algo", "pn|ab", &algo,
                     "pn: proof-number search (the default; its threads take\n"
                     "whole first-turn classes); ab: alpha-beta (the default\n"
-                    "with --mpi or --batch); docs/solver.md"),
+                    "with --mpi); docs/solver.md"),
         PB_OPT_JSON(o),
         PB_OPT_SVG(o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(o, "a page that replays that line step by step"),
@@ -451,14 +452,14 @@ int cmd_solve(int argc, char **argv) {
                             options, 1};
     int prc = pb_cli_parse(&cmd, argc, argv, &o);
     if (prc != PB_CLI_GO) return prc;
-    /* Proof-number search proves far faster (results/bench_solve.md);
-     * the cluster solve and batches run alpha-beta. */
+    /* Proof-number search proves far faster (results/bench_solve.md), in
+     * batches too (one search and table kept for all records); the cluster
+     * solve runs alpha-beta. */
     const char *algo_asked = algo; /* --shortest has a search of its own: no --algo pn */
-    if (!algo) algo = o.mpi || o.batch ? "ab" : "pn";
+    if (!algo) algo = o.mpi ? "ab" : "pn";
     if (strcmp(algo, "ab") && strcmp(algo, "pn"))
         return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", algo);
     if (o.mpi && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
-    if (o.batch && !strcmp(algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
     double time_limit = o.time_limit;
     pb_field *f;
     pb_game g;
@@ -490,7 +491,7 @@ int cmd_solve(int argc, char **argv) {
         return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
     }
     if (o.batch) {
-        prc = solve_batch(&o, f);
+        prc = solve_batch(&o, f, !strcmp(algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB);
         pb_field_free(f);
         return prc;
     }
