@@ -3,7 +3,6 @@
  * outcome (enumerate/enumerate.h), as text, CSV or JSON. */
 #include <errno.h>
 #include <gmp.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +11,7 @@
 #include "../solver/json.h"
 #include "cli.h"
 #include "cluster.h"
+#include "stop.h"
 
 static void progress(void *ctx, const pb_enum_progress *pr) {
     (void)ctx;
@@ -60,16 +60,6 @@ static void row_cells(const pb_enum_row *r, char **cell) {
 static void print_text(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start, const char *why);
 static void print_csv(const pb_field *f, const pb_enum_result *res);
 static void print_json(const pb_field *f, const pb_opts *o, const pb_enum_result *res, int from_start);
-
-/* Set by SIGINT or SIGTERM while pb_enumerate runs: the one place a
- * signal handler can reach, so it is global.  The enumeration stops at
- * the next position and keeps the checkpoint of its last finished depth. */
-static volatile sig_atomic_t enum_interrupted;
-
-static void on_signal(int sig) {
-    (void)sig;
-    enum_interrupted = 1;
-}
 
 /* After a stop by the memory budget, the time limit or a signal (why): the
  * depths that were finished, with their totals (the depth being built is
@@ -235,20 +225,16 @@ static char *checkpoint_path(const pb_opts *o, const pb_field *f, int *rc) {
     return path;
 }
 
-/* pb_enumerate with SIGINT and SIGTERM turned into a clean stop. */
+/* pb_enumerate with SIGINT and SIGTERM turned into a clean stop (stop.h):
+ * the enumeration stops at the next position and keeps the checkpoint of
+ * its last finished depth. */
 static pb_enum_status enumerate_guarded(const pb_field *f, const pb_position *root, pb_enum_options *eo,
                                         pb_enum_result *res) {
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    enum_interrupted = 0;
-    eo->interrupted = &enum_interrupted;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    struct sigaction old[2];
+    eo->interrupted = pb_stop_flag();
+    pb_stop_catch(old);
     pb_enum_status st = pb_enumerate(f, root, eo, res);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    pb_stop_restore(old);
     return st;
 }
 

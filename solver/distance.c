@@ -395,7 +395,6 @@ int pb_distance_solve(const pb_field *f, const pb_position *p, const pb_distance
 }
 
 void pb_distance_result_free(pb_distance_result *r) {
-    for (int i = 0; i < r->npv; i++) free(r->pv[i].nodes);
-    free(r->pv);
+    pb_turns_free(r->pv, r->npv, sizeof *r->pv);
     memset(r, 0, sizeof *r);
 }

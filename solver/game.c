@@ -2,6 +2,7 @@
 #include "game.h"
 #include "match.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,11 @@ void pb_game_init(pb_game *g, const pb_field *f, int first) {
     pb_position_start(f, &g->pos, first);
 }
 
+/* pb_turns_free reads each record's route as its first member. */
+_Static_assert(offsetof(pb_game_turn, nodes) == 0, "route first");
+
 void pb_game_free(pb_game *g) {
-    for (int i = 0; i < g->nturns; i++) free(g->turns[i].nodes);
-    free(g->turns);
+    pb_turns_free(g->turns, g->nturns, sizeof *g->turns);
     g->turns = NULL;
     g->nturns = g->cap = 0;
 }
@@ -35,8 +38,7 @@ int pb_game_play(pb_game *g, const int16_t *nodes, int len, int kick, char *err,
     }
     pb_game_turn *t = &g->turns[g->nturns++];
     memset(t, 0, sizeof *t);
-    t->nodes = malloc(sizeof(int16_t) * (size_t)len);
-    memcpy(t->nodes, nodes, sizeof(int16_t) * (size_t)len);
+    t->nodes = pb_nodes_dup(nodes, len);
     t->len = len;
     t->kick = kick;
     t->mover = info.mover;

@@ -293,7 +293,7 @@ static int expand(pb_jobs *j, uint32_t v, int32_t home) {
     if (n < 0 || j->error) return j->error = 1, PB_JOBS_ERROR;
     /* A triple position with no turn at all (the stuck player's opponent
      * has no kick either) is a draw; in book and hockey there is a turn. */
-    assert(n > 0 || j->f->spec.rules == PB_RULES_TRIPLE);
+    assert(n > 0 || !pb_turns_are_steps(j->f));
     j->nodes[v].state = EXPANDED;
     j->st.expanded++;
     touch(j, v);

@@ -104,7 +104,7 @@ int pb_line_route(const pb_field *f, const pb_tactics *tac, pb_value_fn value, v
 int pb_line_route_known(const pb_field *f, const pb_tactics *tac, pb_value_fn value, pb_value_fn known, void *ctx,
                         pb_position *q, int v, int16_t *nodes, int cap, int *kick) {
     *kick = 0;
-    if (f->spec.rules != PB_RULES_TRIPLE) return step_route(f, tac, value, known, ctx, q, v, nodes, cap);
+    if (pb_turns_are_steps(f)) return step_route(f, tac, value, known, ctx, q, v, nodes, cap);
     pick_ctx c = {value, ctx, q->to_move, v, 0, nodes, cap, 0, 0, 0, 0};
     pb_routes_foreach(f, q, pick_route, &c);
     *kick = c.kick;

@@ -43,6 +43,7 @@
 #include <assert.h>
 #include <omp.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,9 +345,8 @@ static int collect_turn(void *ctx, const pb_field *f, pb_position *after, const 
     }
     pb_match_turn *t = &r->turns[r->nturns];
     memset(t, 0, sizeof *t);
-    t->nodes = malloc(sizeof(int16_t) * (size_t)route->len);
+    t->nodes = pb_nodes_dup(route->nodes, route->len);
     if (!t->nodes) abort();
-    memcpy(t->nodes, route->nodes, sizeof(int16_t) * (size_t)route->len);
     t->len = route->len, t->kick = route->kick, t->mover = route->mover;
     t->klass = r->nturns;
     t->gain = pb_match_gain(route, c->me);
@@ -449,8 +449,7 @@ static void line(worker *w, const pb_position *p, pb_match_result *r) {
         if (info.end == PB_END_GOAL) goals[info.loser ^ 1]++;
         if (r->nline == pvcap) r->line = realloc(r->line, sizeof *r->line * (size_t)(pvcap *= 2));
         pb_match_line_turn *lt = &r->line[r->nline++];
-        lt->nodes = malloc(sizeof(int16_t) * (size_t)len);
-        memcpy(lt->nodes, buf, sizeof(int16_t) * (size_t)len);
+        lt->nodes = pb_nodes_dup(buf, len);
         lt->len = len, lt->kick = kick, lt->mover = info.mover, lt->goal = info.end == PB_END_GOAL;
         lt->goals[0] = goals[0], lt->goals[1] = goals[1];
         if (over) break;
@@ -521,11 +520,12 @@ int pb_match_solve(const pb_field *f, const pb_position *p, const pb_match_opts 
     return 0;
 }
 
+/* pb_turns_free reads each record's route as its first member. */
+_Static_assert(offsetof(pb_match_turn, nodes) == 0 && offsetof(pb_match_line_turn, nodes) == 0, "route first");
+
 void pb_match_result_free(pb_match_result *r) {
-    for (int i = 0; i < r->nturns; i++) free(r->turns[i].nodes);
-    for (int i = 0; i < r->nline; i++) free(r->line[i].nodes);
-    free(r->turns);
-    free(r->line);
+    pb_turns_free(r->turns, r->nturns, sizeof *r->turns);
+    pb_turns_free(r->line, r->nline, sizeof *r->line);
     memset(r, 0, sizeof *r);
 }
 

@@ -663,8 +663,8 @@ static int ask(pns *s, pb_position *p, int A, int t) {
     int pd = s->proven ? pb_proven_question(s->proven, p->seg, p->ball, p->to_move, p->hash, A, t)
                        : 0; /* saved proofs consulted here */
     if (pd) return pd > 0;
-    if (s->f->spec.rules == PB_RULES_TRIPLE) mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn);
-    else mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
+    if (pb_turns_are_steps(s->f)) mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
+    else mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn); /* triple: whole plies */
     if (s->stopped) return -1;
     s->root_pn = pn, s->root_dn = dn;
     return pn == 0 ? 1 : 0;
@@ -704,7 +704,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->stop = o->stop;
     s->cancel = o->cancel;
     s->progress = o->progress;
-    s->tactics = !o->no_tactics && f->spec.rules != PB_RULES_TRIPLE;
+    s->tactics = !o->no_tactics && pb_turns_are_steps(f); /* the goal walk follows single steps */
     s->full_keys = o->full_keys;
     s->proven = o->proven; /* saved proofs (proven.h) */
     s->t0 = now_s();

@@ -77,6 +77,7 @@
 #include <assert.h>
 #include <omp.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,137 @@ static inline int probe(worker *w, const pb_tt_key *k, int *alpha, int *beta, in
 
 static inline atomic_uint *busy_slot(worker *w, uint64_t hash) { return &w->sh->busy[(hash >> 40) % BUSY_SLOTS]; }
 
+/* Stores the bounds slo <= value <= shi proven for p under key, with the
+ * best step (key_dir in the key's orientation, dir in p's; 8 = none) and
+ * the work below: in the table, and in the saved proofs when kept. */
+static inline void store_proven(worker *w, const pb_tt_key *key, const pb_position *p, int slo, int shi, int key_dir,
+                                int dir, uint64_t work) {
+    pb_tt_store(w->sh->tt, key, slo, shi, key_dir, work, &w->st);
+    if (w->sh->proven) pb_proven_note(w->sh->proven, p, slo, shi, dir, work); /* proven node reported here */
+}
+
+/* The free steps at p's ball in search order: bounces first (the mover
+ * keeps the ball), then forward steps, each child's table bucket loaded
+ * while the others are looked at.  Goals are not listed: a step into the
+ * opponent's goal wins the node at once (returns -1); an own goal is lost,
+ * kept in *best / *bestd as a last resort.  Returns how many were listed. */
+static inline int list_steps(worker *w, const pb_position *p, int dirs[8], int *best, int *bestd) {
+    const shared *sh = w->sh;
+    const pb_field *f = sh->f;
+    const int me = p->to_move, ball = p->ball;
+    const int8_t *so = sh->tac.score_owner[ball];
+    /* Sorted here and copied out once: sorting through the dirs pointer
+     * made gcc's loop 2% of the solve's instructions slower (callgrind). */
+    int order[8], score[8], n = 0;
+    for (int d = 0; d < 8; d++) {
+        if (!pb_free(f, p, ball, d)) continue;
+        if (so[d] == (me ^ 1)) return -1;
+        if (so[d] == me) {
+            *best = PB_LOSS, *bestd = d;
+            continue;
+        }
+        int t = pb_step_to(f, ball, d), fwd = me == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
+        int bounce = pb_occupied(f, p, t);
+        pb_tt_prefetch(sh->tt, pb_images_child_hash(&sh->im, &w->ims, p, d, !bounce));
+        int sc = (bounce ? 8 : 0) + fwd;
+        int k = n++;
+        while (k > 0 && score[k - 1] < sc) order[k] = order[k - 1], score[k] = score[k - 1], k--;
+        order[k] = d, score[k] = sc;
+    }
+    memcpy(dirs, order, sizeof order);
+    return n;
+}
+
+/* Moves direction first (the table's best step, 8 = none) to the front of
+ * dirs[0..n), the others keeping their order: the step that refuted this
+ * node last time most often refutes it again. */
+static inline void put_first(int *dirs, int n, int first) {
+    if (first >= 8) return;
+    for (int k = 1; k < n; k++)
+        if (dirs[k] == first) {
+            memmove(dirs + 1, dirs, sizeof(int) * (size_t)k);
+            dirs[0] = first;
+            return;
+        }
+}
+
+/* ABDADA's mark on a node near the root while several threads search:
+ * returns the node's busy counter, raised (NULL: not marked); sets *put_off
+ * instead when exclusive and another thread is in the node already. */
+static inline atomic_uint *busy_enter(worker *w, uint64_t hash, int ply, int exclusive, int *put_off) {
+    *put_off = 0;
+    if (w->sh->nthreads == 1 || ply >= BUSY_PLY) return NULL;
+    atomic_uint *busy = busy_slot(w, hash);
+    if (exclusive && atomic_load_explicit(busy, memory_order_relaxed)) {
+        *put_off = 1;
+        return NULL;
+    }
+    atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
+    return busy;
+}
+
+static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply, int exclusive, int turn_start);
+
+/* The value for p's mover me of step d from p, searched with the window
+ * (alpha, beta); BUSY if the child was put off (excl: another thread is in
+ * it).  A bounce keeps the mover, so the child's value is taken as it is; a
+ * stop passes the turn, so it is negated. */
+static inline int step_value(worker *w, pb_position *p, int me, int d, int alpha, int beta, int ply, int excl) {
+    int loser, v;
+    pb_undo u;
+    pb_step_result r = step(w, p, d, &u, &loser);
+    w->nodes++;
+    switch (r) {
+        case PB_STEP_STOP:
+            v = search_steps(w, p, -beta, -alpha, ply + 1, excl, 1);
+            if (v != BUSY) v = -v;
+            break;
+        case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1, excl, 0); break;
+        case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
+        default: v = end_value(loser, me); break;
+    }
+    unstep(w, p, d, &u);
+    return v;
+}
+
+/* Searches the steps dirs[0..n) of p in order until one reaches beta,
+ * raising *best and *bestd.  Pass 0 takes every step, putting off (when the
+ * node is marked busy) those after the first that another thread is in;
+ * pass 1 searches the ones put off.  Marks only change the order, never
+ * what is searched. */
+static inline void search_children(worker *w, pb_position *p, const int *dirs, int n, int marked, int alpha, int beta,
+                                   int ply, int *best, int *bestd) {
+    const int me = p->to_move;
+    int deferred[8], ndef = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int m = pass ? ndef : n;
+        for (int k = 0; k < m && alpha < beta; k++) {
+            int d = pass ? deferred[k] : dirs[k];
+            int v = step_value(w, p, me, d, alpha, beta, ply, marked && !pass && k > 0);
+            if (w->aborted) break;
+            if (v == BUSY) {
+                deferred[ndef++] = d;
+                continue;
+            }
+            if (v > *best) {
+                *best = v, *bestd = d;
+                if (v > alpha) alpha = v;
+            }
+        }
+        if (w->aborted || !ndef) break;
+    }
+}
+
+/* Stores what a finished search of p proved, best found with the window
+ * (a0, b0): fail-soft bounds (point 2 at the top), the best step dir in p's
+ * orientation and key_dir in the key's (8: none), and the work below. */
+static inline void store_bounds(worker *w, const pb_tt_key *key, const pb_position *p, int a0, int b0, int best,
+                                int key_dir, int dir, uint64_t work) {
+    int slo = best >= b0 ? best : best > a0 ? best : -1;
+    int shi = best <= a0 ? best : best < b0 ? best : 1;
+    store_proven(w, key, p, slo, shi, key_dir, dir, work);
+}
+
 /* The value of p for its player to move, searched with the window
  * (alpha, beta), -1 <= alpha < beta <= 1, fail-soft.  Book and hockey.
  * exclusive: answer BUSY at once if another thread is in this node.
@@ -230,30 +362,12 @@ static inline atomic_uint *busy_slot(worker *w, uint64_t hash) { return &w->sh->
  * unproven was stored. */
 static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply, int exclusive, int turn_start) {
     const shared *sh = w->sh;
-    const pb_field *f = sh->f;
-    const int me = p->to_move, ball = p->ball;
-    const int8_t *so = sh->tac.score_owner[ball];
-    int dirs[8], score[8], n = 0, best = -2, bestd = 8;
+    int dirs[8], best = -2, bestd = 8;
     assert(-1 <= alpha && alpha < beta && beta <= 1);
-    for (int d = 0; d < 8; d++) {
-        if (!pb_free(f, p, ball, d)) continue;
-        if (so[d] == (me ^ 1)) { /* a goal into the opponent's goal: won at once */
-            w->nodes++;
-            return PB_WIN;
-        }
-        if (so[d] == me) { /* an own goal: lost; kept only as a last resort */
-            best = PB_LOSS, bestd = d;
-            continue;
-        }
-        int t = pb_step_to(f, ball, d), fwd = me == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
-        int bounce = pb_occupied(f, p, t);
-        /* The child's bucket, loaded while the others are looked at. */
-        pb_tt_prefetch(sh->tt, pb_images_child_hash(&sh->im, &w->ims, p, d, !bounce));
-        /* Bounces first (the mover keeps the ball), then forward steps. */
-        int sc = (bounce ? 8 : 0) + fwd;
-        int k = n++;
-        while (k > 0 && score[k - 1] < sc) dirs[k] = dirs[k - 1], score[k] = score[k - 1], k--;
-        dirs[k] = d, score[k] = sc;
+    int n = list_steps(w, p, dirs, &best, &bestd);
+    if (n < 0) { /* a goal into the opponent's goal */
+        w->nodes++;
+        return PB_WIN;
     }
     assert(n > 0 || best == PB_LOSS);
     if (n == 0) return best;
@@ -268,61 +382,15 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
         int budget = PB_SCORE_BUDGET;
         if (pb_can_score(&sh->tac, p, &budget, NULL, 0, NULL)) return PB_WIN;
     }
-    atomic_uint *busy = NULL;
-    if (sh->nthreads > 1 && ply < BUSY_PLY) {
-        busy = busy_slot(w, key.hash);
-        if (exclusive && atomic_load_explicit(busy, memory_order_relaxed)) return BUSY;
-        atomic_fetch_add_explicit(busy, 1, memory_order_relaxed);
-    }
-    if (ttbest < 8) {
-        for (int k = 1; k < n; k++)
-            if (dirs[k] == ttbest) {
-                memmove(dirs + 1, dirs, sizeof(int) * (size_t)k);
-                dirs[0] = ttbest;
-                break;
-            }
-    }
-    const int a0 = alpha, b0 = beta;
+    int put_off;
+    atomic_uint *busy = busy_enter(w, key.hash, ply, exclusive, &put_off);
+    if (put_off) return BUSY;
+    put_first(dirs, n, ttbest);
     const uint64_t nodes0 = w->nodes;
-    int deferred[8], ndef = 0;
-    /* Pass 0: every step, putting off the ones another thread is in;
-     * pass 1: the ones put off. */
-    for (int pass = 0; pass < 2; pass++) {
-        int m = pass ? ndef : n;
-        for (int k = 0; k < m && alpha < beta; k++) {
-            int d = pass ? deferred[k] : dirs[k], loser, v;
-            int excl = busy && !pass && k > 0;
-            pb_undo u;
-            pb_step_result r = step(w, p, d, &u, &loser);
-            w->nodes++;
-            switch (r) {
-                case PB_STEP_STOP:
-                    v = search_steps(w, p, -beta, -alpha, ply + 1, excl, 1);
-                    if (v != BUSY) v = -v;
-                    break;
-                case PB_STEP_BOUNCE: v = search_steps(w, p, alpha, beta, ply + 1, excl, 0); break;
-                case PB_STEP_GOAL: v = loser == me ? PB_LOSS : PB_WIN; break;
-                default: v = end_value(loser, me); break;
-            }
-            unstep(w, p, d, &u);
-            if (w->aborted) break;
-            if (v == BUSY) {
-                deferred[ndef++] = d;
-                continue;
-            }
-            if (v > best) {
-                best = v, bestd = d;
-                if (v > alpha) alpha = v;
-            }
-        }
-        if (w->aborted || !ndef) break;
-    }
+    search_children(w, p, dirs, n, busy != NULL, alpha, beta, ply, &best, &bestd);
     if (busy) atomic_fetch_sub_explicit(busy, 1, memory_order_relaxed);
     if (w->aborted) return 0;
-    int slo = best >= b0 ? best : best > a0 ? best : -1;
-    int shi = best <= a0 ? best : best < b0 ? best : 1;
-    pb_tt_store(sh->tt, &key, slo, shi, pb_dir_img(orient, bestd), w->nodes - nodes0, &w->st);
-    if (sh->proven) pb_proven_note(sh->proven, p, slo, shi, bestd, w->nodes - nodes0); /* proven node reported here */
+    store_bounds(w, &key, p, alpha, beta, best, pb_dir_img(orient, bestd), bestd, w->nodes - nodes0);
     return best;
 }
 
@@ -383,18 +451,16 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
         best = c.nmax ? c.best_max : c.best_min;
     }
     /* Max node and min node alike (the min node's cutoffs fail low):
-     * fail-soft bounds against the window searched. */
-    int slo = best >= beta ? best : best > alpha ? best : -1;
-    int shi = best <= alpha ? best : best < beta ? best : 1;
-    if (n == 0) slo = shi = PB_DRAW;
-    pb_tt_store(w->sh->tt, &key, slo, shi, 8, w->nodes - nodes0, &w->st);
-    if (w->sh->proven) pb_proven_note(w->sh->proven, p, slo, shi, 8, w->nodes - nodes0); /* proven node reported here */
+     * fail-soft bounds against the window searched; no ply at all is a
+     * finished draw, exact. */
+    if (n == 0) store_proven(w, &key, p, PB_DRAW, PB_DRAW, 8, 8, w->nodes - nodes0);
+    else store_bounds(w, &key, p, alpha, beta, best, 8, 8, w->nodes - nodes0);
     return best;
 }
 
 /* The exact value of p for its player to move (p restored). */
 static int value_of(worker *w, pb_position *p) {
-    if (w->sh->f->spec.rules == PB_RULES_TRIPLE) return search_turns(w, p, -1, 1);
+    if (!pb_turns_are_steps(w->sh->f)) return search_turns(w, p, -1, 1); /* triple: whole plies */
     pb_images_reset(&w->sh->im, &w->ims, p);
     return search_steps(w, p, -1, 1, 0, 0, 1);
 }
@@ -526,14 +592,13 @@ static int class_route(void *ctx, const pb_field *f, pb_position *after, const p
     }
     pb_solve_turn *t = &r->turns[r->nturns];
     memset(t, 0, sizeof *t);
-    t->nodes = malloc(sizeof(int16_t) * (size_t)rt->len);
+    t->nodes = pb_nodes_dup(rt->nodes, rt->len);
     if (!t->nodes) {
         r->overflow = 1;
         return 1;
     }
     r->nturns++;
     c->bytes += need;
-    memcpy(t->nodes, rt->nodes, sizeof(int16_t) * (size_t)rt->len);
     t->len = rt->len, t->kick = rt->kick, t->end = rt->end, t->mover = rt->mover;
     t->value = rt->end == PB_END_NONE ? PB_UNKNOWN : end_value(rt->loser, c->me);
     t->routes = 1;
@@ -607,8 +672,7 @@ void pb_solve_line(const pb_field *f, const pb_position *p, pb_solve_result *r, 
         if (pb_route_play(f, q, buf, len, kick, &info, err, sizeof err)) break;
         if (r->npv == pvcap) r->pv = realloc(r->pv, sizeof *r->pv * (size_t)(pvcap *= 2));
         pb_pv_turn *pt = &r->pv[r->npv++];
-        pt->nodes = malloc(sizeof(int16_t) * (size_t)len);
-        memcpy(pt->nodes, buf, sizeof(int16_t) * (size_t)len);
+        pt->nodes = pb_nodes_dup(buf, len);
         pt->len = len, pt->kick = kick;
         if (info.end != PB_END_NONE || (max_turns > 0 && r->npv >= max_turns)) break;
     }
@@ -816,25 +880,50 @@ static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_s
     free(pns);
 }
 
-int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r) {
-    memset(r, 0, sizeof *r);
-    r->value = PB_UNKNOWN;
-    int nthreads = o->threads > 0 ? o->threads : 1;
-    if (nthreads > 64) nthreads = 64;
-    r->threads = nthreads;
-    pb_tt tt;
-    /* With proof-number search the alpha-beta table is left unused: one
-     * small page, so that memory goes to the search that runs. */
+/* The proof-number search options of a solve (one thread's share of the
+ * memory when the threads each run their own). */
+static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const pb_solve_opts *o, int nthreads) {
+    pb_pns_opts po = {0};
+    size_t bytes = o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
+    po.table_bytes = nthreads > 1 ? bytes / (size_t)nthreads : bytes;
+    po.time_limit = o->time_limit;
+    po.stop = o->stop;
+    po.progress = o->progress;
+    po.full_keys = o->full_keys;
+    po.no_tactics = o->no_tactics;
+    po.proven = o->proven;
+    return po;
+}
+
+/* Frees what solve_start made. */
+static void solve_end(prover *pv, pb_tt *tt) {
+    pb_pns_free(pv->pn);
+    free(pv->ws);
+    shared_free(pv->sh);
+    free(pv->sh);
+    pb_tt_free(tt);
+}
+
+/* Makes what a solve of p runs on: the alpha-beta table *tt, the threads'
+ * shared state and workers, and (--algo pn) the proof-number search, all
+ * in *pv.  With proof-number search the alpha-beta table is left unused:
+ * one small page, so that the memory goes to the search that runs.
+ * Returns 0, or -1 with nothing left allocated. */
+static int solve_start(const pb_field *f, const pb_position *p, const pb_solve_opts *o, int nthreads, pb_tt *tt,
+                       prover *pv) {
     size_t ab_bytes = o->algo == PB_ALGO_PN ? 4096 : o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
-    if (pb_tt_init(&tt, f, ab_bytes, nthreads > 1)) return -1;
-    shared *sh = malloc(sizeof *sh);
-    worker *ws = malloc(sizeof *ws * (size_t)nthreads);
-    if (!sh || !ws || shared_init(sh, f, &tt, o->full_keys)) {
-        if (sh) shared_free(sh);
-        free(sh), free(ws);
-        pb_tt_free(&tt);
+    if (pb_tt_init(tt, f, ab_bytes, nthreads > 1)) return -1;
+    memset(pv, 0, sizeof *pv);
+    pv->nthreads = nthreads;
+    pv->sh = malloc(sizeof *pv->sh);
+    pv->ws = malloc(sizeof *pv->ws * (size_t)nthreads);
+    if (!pv->sh || !pv->ws || shared_init(pv->sh, f, tt, o->full_keys)) {
+        if (pv->sh) shared_free(pv->sh);
+        free(pv->sh), free(pv->ws);
+        pb_tt_free(tt);
         return -1;
     }
+    shared *sh = pv->sh;
     sh->tactics = !o->no_tactics;
     sh->proven = o->proven; /* saved proofs (proven.h) */
     pb_images_choose(&sh->im, p, sh->full_keys);
@@ -842,82 +931,150 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
     sh->progress = o->progress;
     sh->next_report = sh->t0 + 3.0;
-    for (int i = 0; i < nthreads; i++) worker_init(&ws[i], sh, i);
-    worker *w0 = &ws[0];
+    for (int i = 0; i < nthreads; i++) worker_init(&pv->ws[i], sh, i);
+    if (o->algo != PB_ALGO_PN) return 0;
+    pv->po = solve_pn_opts(f, p, o, nthreads);
+    pv->pn = pb_pns_new(f, p, &pv->po);
+    if (pv->pn) return 0;
+    solve_end(pv, tt);
+    return -1;
+}
+
+/* Proves first-turn class t of p with all threads (q: room for the
+ * position after its route), noting its work and time; progress lines
+ * name the route meanwhile. */
+static void prove_class(prover *pv, const pb_field *f, const pb_position *p, pb_solve_turn *t, pb_position *q) {
+    shared *sh = pv->sh;
+    *q = *p;
+    pb_route info;
+    char err[256];
+    int rc = pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err);
+    assert(rc == 0);
+    (void)rc;
+    char phase[4096];
+    pb_route_format(f, t->nodes, t->len, t->kick, phase, sizeof phase);
+    sh->phase = phase;
+    uint64_t n0 = prover_nodes(pv);
+    double t0 = omp_get_wtime();
+    int v = prove(pv, q);
+    sh->phase = "the first-turn classes";
+    if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
+    t->nodes_searched = prover_nodes(pv) - n0;
+    t->seconds = omp_get_wtime() - t0;
+}
+
+/* --first-turns: every class listed (within the memory cap), then each
+ * proven (by all threads, or dealt to the threads of proof-number search);
+ * the value follows from the classes, or is searched when they do not give
+ * it.  Returns whether every class was proven. */
+static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, const pb_solve_opts *o,
+                         pb_solve_result *r, pb_position *q) {
+    shared *sh = pv->sh;
+    const int dealt = pv->pn && pv->nthreads > 1;
+    sh->phase = "listing the first-turn classes";
+    pb_solve_root_turns(f, p, o->class_bytes, keep_going, &pv->ws[0], r);
+    sh->nclasses = r->nturns;
+    if (dealt) pn_classes(pv, f, p, r, 0);
+    for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !dealt; i++) {
+        pb_solve_turn *t = &r->turns[i];
+        if (t->end == PB_END_NONE) prove_class(pv, f, p, t, q);
+        atomic_fetch_add(&sh->classes_done, 1);
+    }
+    pb_solve_combine(p, r);
+    int complete = r->nsolved_classes == r->nturns && !r->overflow && !r->stopped;
+    if (r->value == PB_UNKNOWN && !atomic_load(&sh->halt)) {
+        /* Too many classes to list: the value all the same. */
+        sh->phase = "the value";
+        *q = *p;
+        r->value = prove(pv, q);
+    }
+    return complete;
+}
+
+/* The value with proof-number search on several threads: the first-turn
+ * classes dealt to them until one proves the value, then searched whole if
+ * the classes did not give it.  The classes are not reported (not asked
+ * for). */
+static void solve_value_dealt(prover *pv, const pb_field *f, const pb_position *p, const pb_solve_opts *o,
+                              pb_solve_result *r, pb_position *q) {
+    pv->sh->phase = "listing the first-turn classes";
+    pb_solve_root_turns(f, p, o->class_bytes, keep_going, &pv->ws[0], r);
+    pn_classes(pv, f, p, r, 1);
+    pb_solve_combine(p, r);
+    if (r->value == PB_UNKNOWN && !atomic_load(&pv->sh->halt)) {
+        *q = *p;
+        r->value = prove(pv, q);
+    }
+    pb_turns_free(r->turns, r->nturns, sizeof *r->turns);
+    r->turns = NULL, r->nturns = 0, r->nsolved_classes = 0, r->overflow = 0;
+}
+
+/* Once the value is proven: the line of perfect play, and (--all-routes)
+ * every first turn with its value.  Returns 0 if either was cut short. */
+static int solve_line_and_routes(prover *pv, const pb_field *f, const pb_position *p, const pb_solve_opts *o,
+                                 pb_solve_result *r, pb_position *q) {
+    shared *sh = pv->sh;
+    worker *w0 = &pv->ws[0];
+    int complete = 1;
+    if (r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
+        sh->phase = "the line";
+        w0->aborted = 0;
+        pb_solve_line(f, p, r, prover_next, pv, o->no_pv ? 1 : 0);
+        if (w0->aborted) complete = 0;
+    }
+    if (o->all_routes && r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
+        sh->phase = "every first turn";
+        routes_ctx rc = {prove, pv, p->to_move, o->all_routes, o->all_routes_ctx, 0};
+        w0->aborted = 0;
+        *q = *p;
+        pb_routes_foreach(f, q, route_out, &rc);
+        if (w0->aborted || rc.stopped) complete = 0;
+    }
+    return complete;
+}
+
+/* The counts of the solve into r: nodes and table figures of the threads,
+ * or of the proof-number search. */
+static void solve_counts(const prover *pv, const pb_tt *tt, pb_solve_result *r) {
+    uint64_t nodes = 0;
+    pb_tt_stats st = {0, 0, 0, 0, 0};
+    for (int i = 0; i < pv->nthreads; i++) {
+        const worker *w = &pv->ws[i];
+        nodes += w->nodes;
+        st.probes += w->st.probes, st.hits += w->st.hits;
+        st.stores += w->st.stores, st.replaced += w->st.replaced, st.inserted += w->st.inserted;
+    }
+    r->nodes = nodes;
+    r->tt = st;
+    r->tt_bytes = tt->bytes;
+    r->tt_slots = pb_tt_slots(tt);
+    r->tt_used = st.inserted < r->tt_slots ? st.inserted : r->tt_slots;
+    if (!pv->pn) return;
+    pb_pns_stats ps;
+    pb_pns_get_stats(pv->pn, &ps);
+    r->nodes = ps.nodes + pv->gone_nodes;
+    r->tt.probes = ps.probes, r->tt.hits = ps.hits, r->tt.stores = ps.stores, r->tt.replaced = ps.replaced;
+    r->tt.inserted = ps.peak_used;
+    r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots, r->tt_used = ps.peak_used;
+    r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
+}
+
+/* Start, the value (by the classes when they are asked for or dealt to
+ * threads), the line and routes, the counts, the end. */
+int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb_solve_result *r) {
+    memset(r, 0, sizeof *r);
+    r->value = PB_UNKNOWN;
+    int nthreads = o->threads > 0 ? o->threads : 1;
+    if (nthreads > 64) nthreads = 64;
+    r->threads = nthreads;
+    pb_tt tt;
+    prover pv;
+    if (solve_start(f, p, o, nthreads, &tt, &pv)) return -1;
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
-    prover pv = {sh, ws, nthreads, NULL, {0}, 0};
-    if (o->algo == PB_ALGO_PN) {
-        pb_pns_opts po = {0};
-        size_t bytes = o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
-        po.table_bytes = nthreads > 1 ? bytes / (size_t)nthreads : bytes;
-        po.time_limit = o->time_limit;
-        po.stop = o->stop;
-        po.progress = o->progress;
-        po.full_keys = o->full_keys;
-        po.no_tactics = o->no_tactics;
-        po.proven = o->proven;
-        pv.po = po;
-        pv.pn = pb_pns_new(f, p, &po);
-        if (!pv.pn) {
-            free(q), free(ws);
-            shared_free(sh);
-            free(sh);
-            pb_tt_free(&tt);
-            return -1;
-        }
-    }
-
-    if (o->first_turns) {
-        /* Every class: listed (bounded), then each proven with all threads. */
-        sh->phase = "listing the first-turn classes";
-        pb_solve_root_turns(f, p, o->class_bytes, keep_going, w0, r);
-        sh->nclasses = r->nturns;
-        if (pv.pn && nthreads > 1) pn_classes(&pv, f, p, r, 0);
-        for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !(pv.pn && nthreads > 1); i++) {
-            pb_solve_turn *t = &r->turns[i];
-            if (t->end == PB_END_NONE) {
-                *q = *p;
-                pb_route info;
-                char err[256];
-                int rc = pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err);
-                assert(rc == 0);
-                (void)rc;
-                char phase[4096];
-                pb_route_format(f, t->nodes, t->len, t->kick, phase, sizeof phase);
-                sh->phase = phase;
-                uint64_t n0 = prover_nodes(&pv);
-                double t0 = omp_get_wtime();
-                int v = prove(&pv, q);
-                sh->phase = "the first-turn classes";
-                if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
-                t->nodes_searched = prover_nodes(&pv) - n0;
-                t->seconds = omp_get_wtime() - t0;
-            }
-            atomic_fetch_add(&sh->classes_done, 1);
-        }
-        pb_solve_combine(p, r);
-        complete = r->nsolved_classes == r->nturns && !r->overflow && !r->stopped;
-        if (r->value == PB_UNKNOWN && !atomic_load(&sh->halt)) {
-            /* Too many classes to list: the value all the same. */
-            sh->phase = "the value";
-            *q = *p;
-            r->value = prove(&pv, q);
-        }
-    } else if (pv.pn && nthreads > 1) {
-        /* The classes dealt to the threads, until one proves the value. */
-        sh->phase = "listing the first-turn classes";
-        pb_solve_root_turns(f, p, o->class_bytes, keep_going, w0, r);
-        pn_classes(&pv, f, p, r, 1);
-        pb_solve_combine(p, r);
-        if (r->value == PB_UNKNOWN && !atomic_load(&sh->halt)) {
-            *q = *p;
-            r->value = prove(&pv, q);
-        }
-        for (int i = 0; i < r->nturns; i++) free(r->turns[i].nodes);
-        free(r->turns);
-        r->turns = NULL, r->nturns = 0, r->nsolved_classes = 0, r->overflow = 0;
-    } else {
+    if (o->first_turns) complete = solve_classes(&pv, f, p, o, r, q);
+    else if (pv.pn && nthreads > 1) solve_value_dealt(&pv, f, p, o, r, q);
+    else {
         pb_position m;
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
@@ -925,62 +1082,26 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         r->value = prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
-    if (r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
-        sh->phase = "the line";
-        w0->aborted = 0;
-        pb_solve_line(f, p, r, prover_next, &pv, o->no_pv ? 1 : 0);
-        if (w0->aborted) complete = 0;
-    }
-    if (o->all_routes && r->value != PB_UNKNOWN && !atomic_load(&sh->halt)) {
-        sh->phase = "every first turn";
-        routes_ctx rc = {prove, &pv, p->to_move, o->all_routes, o->all_routes_ctx, 0};
-        w0->aborted = 0;
-        *q = *p;
-        pb_routes_foreach(f, q, route_out, &rc);
-        if (w0->aborted || rc.stopped) complete = 0;
-    }
-    r->stopped = r->stopped || atomic_load(&sh->halt);
+    complete = solve_line_and_routes(&pv, f, p, o, r, q) && complete;
+    r->stopped = r->stopped || atomic_load(&pv.sh->halt);
     r->complete = complete && !r->stopped;
     r->pv_kind = pb_solve_pv_kind;
-    uint64_t nodes = 0;
-    pb_tt_stats st = {0, 0, 0, 0, 0};
-    for (int i = 0; i < nthreads; i++) {
-        nodes += ws[i].nodes;
-        st.probes += ws[i].st.probes, st.hits += ws[i].st.hits;
-        st.stores += ws[i].st.stores, st.replaced += ws[i].st.replaced, st.inserted += ws[i].st.inserted;
-    }
-    r->nodes = nodes;
-    r->tt = st;
-    r->tt_bytes = tt.bytes;
-    r->tt_slots = pb_tt_slots(&tt);
-    r->tt_used = st.inserted < r->tt_slots ? st.inserted : r->tt_slots;
     r->algo = o->algo;
-    if (pv.pn) {
-        pb_pns_stats ps;
-        pb_pns_get_stats(pv.pn, &ps);
-        r->nodes = ps.nodes + pv.gone_nodes;
-        r->tt.probes = ps.probes, r->tt.hits = ps.hits, r->tt.stores = ps.stores, r->tt.replaced = ps.replaced;
-        r->tt.inserted = ps.peak_used;
-        r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots, r->tt_used = ps.peak_used;
-        r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
-        pb_pns_free(pv.pn);
-    }
-    r->seconds = omp_get_wtime() - sh->t0;
+    solve_counts(&pv, &tt, r);
+    r->seconds = omp_get_wtime() - pv.sh->t0;
     r->rate = r->seconds > 0 ? (double)r->nodes / r->seconds : 0;
     r->peak_rss = pb_peak_rss();
     free(q);
-    free(ws);
-    shared_free(sh);
-    free(sh);
-    pb_tt_free(&tt);
+    solve_end(&pv, &tt);
     return 0;
 }
 
+/* pb_turns_free reads each record's route as its first member. */
+_Static_assert(offsetof(pb_solve_turn, nodes) == 0 && offsetof(pb_pv_turn, nodes) == 0, "route first");
+
 void pb_solve_result_free(pb_solve_result *r) {
-    for (int i = 0; i < r->nturns; i++) free(r->turns[i].nodes);
-    for (int i = 0; i < r->npv; i++) free(r->pv[i].nodes);
-    free(r->turns);
-    free(r->pv);
+    pb_turns_free(r->turns, r->nturns, sizeof *r->turns);
+    pb_turns_free(r->pv, r->npv, sizeof *r->pv);
     memset(r, 0, sizeof *r);
 }
 

@@ -1,9 +1,12 @@
 /* turn.c - whole turns whatever the rule set: the one place that picks a
- * rule set's functions (ruleset.h), and the route notation. */
+ * rule set's functions (ruleset.h), the route notation, and copies of
+ * routes. */
 #include "turn.h"
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ruleset.h"
 
@@ -45,4 +48,15 @@ char *pb_route_format(const pb_field *f, const int16_t *nodes, int len, int kick
         n += (size_t)w;
     }
     return buf;
+}
+
+void pb_turns_free(void *turns, int n, size_t size) {
+    for (int i = 0; i < n; i++) free(*(int16_t **)(void *)((char *)turns + (size_t)i * size));
+    free(turns);
+}
+
+int16_t *pb_nodes_dup(const int16_t *nodes, int n) {
+    int16_t *copy = malloc(sizeof(int16_t) * (size_t)(n > 0 ? n : 1));
+    if (copy && n > 0) memcpy(copy, nodes, sizeof(int16_t) * (size_t)n);
+    return copy;
 }

@@ -50,6 +50,16 @@ int pb_route_play(const pb_field *f, pb_position *p, const int16_t *nodes, int l
 /* Writes "d6-e7-f8" (a kick chain is written with a leading '*'). */
 char *pb_route_format(const pb_field *f, const int16_t *nodes, int len, int kick, char *buf, size_t buflen);
 
+/* Frees n turn records, `size` bytes apart from turns on, each with its
+ * owned route as its first member (int16_t *nodes), and the array itself:
+ * the lists of turns of the solvers' results and of a game.  (A pointer to
+ * a struct is a pointer to its first member, C11 6.7.2.1.) */
+void pb_turns_free(void *turns, int n, size_t size);
+
+/* A copy of a route's n nodes in a new array (free() it); NULL if out of
+ * memory. */
+int16_t *pb_nodes_dup(const int16_t *nodes, int n);
+
 /* The most nodes a route can have on f (for sizing a node buffer). */
 int pb_route_max(const pb_field *f);
 
