@@ -133,31 +133,36 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Endgames of (2;8;10) with least..most reachable free segments, solved
- * value first in one process: median, mean and largest time. */
+ * value first in one process by one kept solver, as `solve --batch` does
+ * (its table, default size, and its search are reused from position to
+ * position: no table is mapped per position): median, mean and largest
+ * time. */
 static int bench_endgames(int least, int most, int count, int algo, pb_json *j) {
     pb_field_spec sp = {PB_RULES_BOOK, 2, 8, 10, 0, PB_DEAD_END_DRAW};
     char err[256], name[64];
     pb_field *f = pb_field_new(&sp, err, sizeof err);
     if (!f) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
+    pb_solver *sv = pb_solver_new_algo(f, 0, algo);
     double *ms = malloc(sizeof(double) * (size_t)count);
     pb_position *p = malloc(sizeof *p);
+    if (!sv || !ms || !p) {
+        if (sv) pb_solver_free(sv);
+        free(ms), free(p), pb_field_free(f);
+        return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
+    }
     uint64_t seed = 2026 + (uint64_t)most, nodes = 0;
     int n = 0, tries = 0, values[3] = {0, 0, 0};
     double c0 = cpu_seconds();
     while (n < count && tries++ < 50 * count) {
         if (!random_endgame(f, p, least, most, &seed)) continue;
-        pb_solve_opts so = {0};
-        so.threads = 1;
-        so.no_pv = 1;
-        so.algo = algo;
-        pb_solve_result r;
+        uint64_t n0 = pb_solver_nodes(sv);
         double t0 = omp_get_wtime();
-        if (pb_solve(f, p, &so, &r)) return pb_fail(PB_EXIT_MEMORY, "bench: cannot allocate the table");
+        int v = pb_solver_value(sv, p);
         ms[n++] = (omp_get_wtime() - t0) * 1e3;
-        nodes += r.nodes;
-        if (r.value != PB_UNKNOWN) values[r.value + 1]++;
-        pb_solve_result_free(&r);
+        nodes += pb_solver_nodes(sv) - n0;
+        if (v != PB_UNKNOWN) values[v + 1]++;
     }
+    pb_solver_free(sv);
     double cpu = cpu_seconds() - c0, sum = 0;
     qsort(ms, (size_t)n, sizeof(double), cmp_double);
     for (int i = 0; i < n; i++) sum += ms[i];

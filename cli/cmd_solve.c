@@ -357,11 +357,12 @@ static int solve_line(void *ctx, const pb_field *f, pb_game *g, int line) {
     return over || value != PB_UNKNOWN ? PB_EXIT_OK : PB_EXIT_STOPPED;
 }
 
-static int solve_batch(const pb_opts *o, const pb_field *f) {
+static int solve_batch(const pb_opts *o, const pb_field *f, int algo) {
     if (o->mpi) return pb_fail(PB_EXIT_USAGE, "--batch and --mpi do not go together");
     if (o->svg) return pb_fail(PB_EXIT_USAGE, "--batch and --svg do not go together");
     if (o->threads > 1) return pb_fail(PB_EXIT_USAGE, "--batch solves on one thread");
-    batch_ctx b = {o, pb_solver_new(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0), NULL, f->nsegments + 2};
+    batch_ctx b = {o, pb_solver_new_algo(f, o->memory ? (size_t)pb_parse_size(o->memory) : 0, algo), NULL,
+                   f->nsegments + 2};
     if (!b.s) return pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table");
     pb_solver_set_limit(b.s, o->time_limit);
     b.nodes = malloc(sizeof(int16_t) * (size_t)b.cap);
@@ -409,7 +410,7 @@ static int parse_options(solve_args *a, int argc, char **argv) {
         PB_OPT_TEXT("algo", "pn|ab", &a->algo,
                     "pn: proof-number search (the default; its threads take\n"
                     "whole first-turn classes); ab: alpha-beta (the default\n"
-                    "with --mpi or --batch); docs/solver.md"),
+                    "with --mpi); docs/solver.md"),
         PB_OPT_JSON(a->o),
         PB_OPT_SVG(a->o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(a->o, "a page that replays that line step by step"),
@@ -432,15 +433,15 @@ static int parse_options(solve_args *a, int argc, char **argv) {
     return pb_cli_parse(&cmd, argc, argv, &a->o);
 }
 
-/* Proof-number search proves far faster (results/bench_solve.md); the
- * cluster solve and batches run alpha-beta.  PB_CLI_GO, or the status. */
+/* Proof-number search proves far faster (results/bench_solve.md), in
+ * batches too (one search and table kept for all records); the cluster
+ * solve runs alpha-beta.  PB_CLI_GO, or the status. */
 static int choose_algo(solve_args *a) {
     a->algo_asked = a->algo; /* --shortest has a search of its own: no --algo pn */
-    if (!a->algo) a->algo = a->o.mpi || a->o.batch ? "ab" : "pn";
+    if (!a->algo) a->algo = a->o.mpi ? "ab" : "pn";
     if (strcmp(a->algo, "ab") && strcmp(a->algo, "pn"))
         return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --algo: expected pn or ab", a->algo);
     if (a->o.mpi && !strcmp(a->algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--mpi solves with --algo ab");
-    if (a->o.batch && !strcmp(a->algo, "pn")) return pb_fail(PB_EXIT_USAGE, "--batch solves with --algo ab");
     return PB_CLI_GO;
 }
 
@@ -662,7 +663,7 @@ int cmd_solve(int argc, char **argv) {
     a.show.json = a.o.json, a.show.f = f;
     rc = check_options(&a);
     if (rc == PB_CLI_GO)
-        rc = a.o.batch   ? solve_batch(&a.o, f)
+        rc = a.o.batch   ? solve_batch(&a.o, f, !strcmp(a.algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB)
              : a.o.match ? run_caught(pb_cli_match_solve, &a.o, f, &g)
                          : solve_position(&a, f, &g);
     if (!a.o.batch) pb_game_free(&g);

@@ -75,7 +75,7 @@
 #define PN_INF ((uint64_t)1 << 62)
 #define WAYS 4
 #define POLL_MASK 1023
-#define NO_SCORE_SLOTS (1 << 15)
+#define NO_SCORE_MAX (1 << 15)
 
 /* The table: buckets of WAYS slots, each bucket a whole number of cache
  * lines, aligned, so that a probe reads the first line and, on a hit, the
@@ -118,9 +118,10 @@ typedef struct pns {
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
-    int tactics;
+    int tactics, full_keys;
     pb_tactics tac;
-    uint64_t no_score[NO_SCORE_SLOTS]; /* hashes of turn starts whose quick walk found no goal */
+    uint64_t *no_score; /* hashes of turn starts whose quick walk found no goal */
+    uint64_t no_score_mask;
     double t0, deadline, next_report;
     volatile sig_atomic_t *stop;
     atomic_int *cancel; /* set by another thread: give up this question */
@@ -388,7 +389,7 @@ static void child_numbers(pns *s, pb_position *p, pb_step_result r, int loser, u
     pb_image_key k = pb_images_key(&s->im, &s->ims, p);
     if (lookup(s, &k, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
     if (r != PB_STEP_STOP || !s->tactics) return;
-    uint64_t *seen = &s->no_score[p->hash & (NO_SCORE_SLOTS - 1)];
+    uint64_t *seen = &s->no_score[p->hash & s->no_score_mask];
     int budget = PB_SCORE_BUDGET;
     if (*seen == p->hash) return; /* walked before, no goal found (a filter: a collision costs time, not truth) */
     if (pb_can_score(&s->tac, p, &budget, NULL, 0, NULL)) {
@@ -611,6 +612,7 @@ struct pb_pns {
 
 static void pns_release(pb_pns *x) {
     pb_table_unmap(x->s.tt.raw, x->s.tt.mapped);
+    free(x->s.no_score);
     pb_tactics_free(&x->s.tac);
     pb_images_free(&x->s.im);
     free(x);
@@ -628,12 +630,18 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->cancel = o->cancel;
     s->progress = o->progress;
     s->tactics = !o->no_tactics && f->spec.rules != PB_RULES_TRIPLE;
+    s->full_keys = o->full_keys;
     s->proven = o->proven; /* saved proofs (proven.h) */
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
     s->next_report = s->t0 + 2.0;
-    if (table_init(&s->tt, f, o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, root)) ||
-        pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f)) {
+    /* The no-goal filter: one slot per 256 table bytes, at most 2^15 (a
+     * small solve, e.g. an endgame, should not clear more than it uses). */
+    size_t bytes = o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, root), slots = 64;
+    while (slots < NO_SCORE_MAX && slots * 256 < bytes) slots *= 2;
+    s->no_score = calloc(slots, sizeof(uint64_t));
+    s->no_score_mask = slots - 1;
+    if (!s->no_score || table_init(&s->tt, f, bytes) || pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f)) {
         pns_release(x);
         return NULL;
     }
@@ -690,6 +698,20 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
 const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
 
 void pb_pns_set_cancel(pb_pns *x, atomic_int *cancel) { x->s.cancel = cancel; }
+
+/* Why a kept table serves any later root: every entry is keyed by the
+ * whole image it was stored under (segment words, ball, player), and an
+ * image has the same value for its player to move as the position it came
+ * from (images.h), so the proofs it holds are true whatever orientations a
+ * later root chooses; unproven numbers carry their question and only guide
+ * the search; the no-goal filter is keyed by the position's own hash and
+ * only saves a walk. */
+void pb_pns_rearm(pb_pns *x, const pb_position *root, double seconds) {
+    pns *s = &x->s;
+    if (s->stopped == 1 || s->stopped == 5) s->stopped = 0;
+    s->deadline = seconds > 0 ? now_s() + seconds : 0;
+    if (s->f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, s->full_keys);
+}
 
 int pb_pns_known(pb_pns *x, const pb_position *p) {
     pns *s = &x->s;

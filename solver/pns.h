@@ -72,6 +72,12 @@ int pb_pns_solve(pb_pns *s, const pb_position *p);
 void pb_pns_get_stats(const pb_pns *s, pb_pns_stats *st);
 /* Replaces the cancel flag of pb_pns_opts (NULL: none). */
 void pb_pns_set_cancel(pb_pns *s, atomic_int *cancel);
+/* Starts a new root for a search kept across unrelated positions (a
+ * batch): the orientations chosen for root (as pb_pns_new), the time limit
+ * counted afresh from now (seconds, 0 = none), and a search stopped by its
+ * time limit usable again (a node limit, stop flag or memory stop stays).  What the table
+ * holds stays: its proofs are of whole positions, true from any root. */
+void pb_pns_rearm(pb_pns *s, const pb_position *root, double seconds);
 /* p's value if the table alone decides it (no search), else PB_UNKNOWN. */
 int pb_pns_known(pb_pns *s, const pb_position *p);
 /* Its "can the mover score?" walker (for pb_line_route). */

@@ -994,6 +994,7 @@ struct pb_solver {
     double limit;
     int nthreads; /* threads of pb_solver_value_budget; ws: that many workers */
     worker *ws;
+    pb_pns *pn; /* proof-number search, kept alike (pb_solver_new_algo); NULL = alpha-beta */
 };
 
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
@@ -1009,12 +1010,30 @@ static void solver_begin(pb_solver *s, const pb_position *p) {
 
 pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes) { return pb_solver_new_threads(f, hash_bytes, 1); }
 
+pb_solver *pb_solver_new_algo(const pb_field *f, size_t hash_bytes, int algo) {
+    if (algo != PB_ALGO_PN) return pb_solver_new(f, hash_bytes);
+    pb_solver *s = pb_solver_new(f, 4096); /* alpha-beta's table unused */
+    if (!s) return NULL;
+    pb_pns_opts po = {0};
+    po.table_bytes = hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH;
+    pb_position *root = malloc(sizeof *root);
+    if (root) pb_position_start(f, root, PB_TOP);
+    s->pn = root ? pb_pns_new(f, root, &po) : NULL;
+    free(root);
+    if (!s->pn) {
+        pb_solver_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 pb_solver *pb_solver_new_threads(const pb_field *f, size_t hash_bytes, int threads) {
     pb_solver *s = malloc(sizeof *s);
     if (!s) return NULL;
     s->f = f;
     s->limit = 0;
     s->nthreads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    s->pn = NULL;
     s->ws = calloc((size_t)s->nthreads, sizeof *s->ws);
     if (!s->ws || pb_tt_init(&s->tt, f, hash_bytes ? hash_bytes : PB_SOLVE_DEFAULT_HASH, s->nthreads > 1)) {
         free(s->ws);
@@ -1034,13 +1053,22 @@ pb_solver *pb_solver_new_threads(const pb_field *f, size_t hash_bytes, int threa
 
 void pb_solver_free(pb_solver *s) {
     if (!s) return;
+    pb_pns_free(s->pn);
     shared_free(&s->sh);
     pb_tt_free(&s->tt);
     free(s->ws);
     free(s);
 }
 
+/* pb_value_fn of a solver's proof-number search, and of its table alone. */
+static int solver_pn_value(void *ctx, pb_position *q) { return pb_pns_solve(((pb_solver *)ctx)->pn, q); }
+static int solver_pn_known(void *ctx, pb_position *q) { return pb_pns_known(((pb_solver *)ctx)->pn, q); }
+
 int pb_solver_value(pb_solver *s, const pb_position *p) {
+    if (s->pn) {
+        pb_pns_rearm(s->pn, p, s->limit);
+        return pb_pns_solve(s->pn, p);
+    }
     pb_position *q = malloc(sizeof *q);
     *q = *p;
     solver_begin(s, p);
@@ -1066,6 +1094,15 @@ void pb_solver_learn(pb_solver *s, const pb_position *p, int v) {
 int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int cap, int *kick, int *value) {
     pb_position *q = malloc(sizeof *q);
     *q = *p;
+    if (s->pn) {
+        int v = pb_solver_value(s, p), len = 0;
+        if (v != PB_UNKNOWN)
+            len = pb_line_route_known(s->f, pb_pns_tactics(s->pn), solver_pn_value, solver_pn_known, s, q, v, nodes,
+                                      cap, kick);
+        *value = len ? v : PB_UNKNOWN;
+        free(q);
+        return len;
+    }
     solver_begin(s, p);
     int v = value_of(&s->w, q);
     int len = s->w.aborted ? 0 : best_route(&s->w, q, v, nodes, cap, kick);
@@ -1076,6 +1113,11 @@ int pb_solver_best_route(pb_solver *s, const pb_position *p, int16_t *nodes, int
 
 uint64_t pb_solver_nodes(const pb_solver *s) {
     uint64_t n = s->w.nodes;
+    if (s->pn) {
+        pb_pns_stats st;
+        pb_pns_get_stats(s->pn, &st);
+        n += st.nodes;
+    }
     for (int i = 0; i < s->nthreads; i++) n += s->ws[i].nodes;
     return n;
 }

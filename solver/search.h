@@ -152,6 +152,11 @@ pb_solver *pb_solver_new(const pb_field *f, size_t hash_bytes);
 /* The same with `threads` OpenMP threads for pb_solver_value_budget (the
  * other calls use one); the table is then locked per bucket. */
 pb_solver *pb_solver_new_threads(const pb_field *f, size_t hash_bytes, int threads);
+/* The same searching by `algo` (PB_ALGO_AB or PB_ALGO_PN): with proof-number
+ * search, pb_solver_value and pb_solver_best_route use one kept search
+ * (pns.h, pb_pns_rearm) and its table of hash_bytes (0: the default);
+ * the other calls are alpha-beta's alone. */
+pb_solver *pb_solver_new_algo(const pb_field *f, size_t hash_bytes, int algo);
 void pb_solver_free(pb_solver *s);
 /* The exact value of p for its player to move (p: the game goes on). */
 int pb_solver_value(pb_solver *s, const pb_position *p);

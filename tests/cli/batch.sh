@@ -53,6 +53,12 @@ check "JSON values = text values" "$text_values" "$json_values"
 "$pb" solve $F --batch recs.txt --memory 64K > tiny.txt
 check "tiny table = default table" "$text_values" "$(awk '{ print $3 }' tiny.txt | tr '\n' ' ')"
 
+# Second method 3: alpha-beta (the default is proof-number search) gives
+# the same values (the best turns may differ: any winning turn, or any
+# turn of a lost position, is a best one).
+"$pb" solve $F --batch recs.txt --algo ab > ab.txt
+check "alpha-beta batch = pn batch" "$text_values" "$(awk '{ print $3 }' ab.txt | tr '\n' ' ')"
+
 # Second method 2: one solve process per record (every 13th record).
 for i in $(seq 1 13 $n); do
   want=$(sed -n "${i}p" big.txt | awk '{ print $3 }')

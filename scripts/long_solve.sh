@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# scripts/long_solve.sh - one long attempt to solve a field from its start,
+# with what it reached when it stopped: the value if it fell, else the
+# proof and disproof numbers at the root, nodes, table use and peak memory,
+# and the root numbers along the way (sampled from the progress lines).
+#
+#   scripts/long_solve.sh [--rules R] [--field W,L,G] [--seconds S]
+#                         [--memory SIZE] [--threads N] [--extra "OPTIONS"]
+#
+# Writes results/long_solve_RULES_W_L_G.md.  The run is one process; its
+# progress log is build/long_solve_RULES_W_L_G.log while it runs.
+. "$(dirname "$0")/lib.sh"
+rules=book field=2,6,6 seconds=3600 memory=12G threads=1 extra=""
+pb_options --rules=rules --field=field --seconds=seconds --memory=memory --threads=threads --extra=extra -- "$@"
+pb_program
+name=long_solve_${rules}_${field//,/_}
+out=$root/results/$name.md
+log=$root/build/$name.log
+t0=$(date +%s)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+# shellcheck disable=SC2086 # $extra holds several options
+cmd=(solve --rules "$rules" --field "$field" --time-limit "$seconds" --memory "$memory" --threads "$threads" $extra)
+status=0
+/usr/bin/time -f 'time: %e s wall, %U s user, %S s system, %M KiB peak' "$pb" "${cmd[@]}" > "$log.out" 2> "$log" ||
+  status=$?
+{
+  pb_head "A long solve: $rules (${field//,/;}) from the start" "scripts/long_solve.sh --rules $rules --field $field --seconds $seconds --memory $memory --threads $threads${extra:+ --extra \"$extra\"}"
+  echo "- command: \`paperball ${cmd[*]}\`"
+  pb_timed_run "$t0" "$load0"
+  echo "- exit status: $status (0: solved; 3: stopped by the time limit)"
+  echo
+  echo "## What it reached"
+  echo
+  echo '```'
+  grep -v '^ ' "$log.out" | grep -v '^line' || true
+  grep '^time:' "$log" || true
+  echo '```'
+  echo
+  echo "## Along the way"
+  echo
+  echo "Progress lines of the run, one in about every $((seconds / 24 > 0 ? seconds / 24 : 1)) seconds:"
+  echo
+  echo '```'
+  grep '^solve: ' "$log" | awk -v every=$((seconds / 24 > 0 ? seconds / 24 : 1)) '
+    { t = $2 + 0; if (t >= next_t) { print; next_t = t + every } last = $0 }
+    END { if (last != "") print last }' | uniq
+  echo '```'
+} | pb_write "$out"
+rm -f "$log" "$log.out"
