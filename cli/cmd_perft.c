@@ -195,8 +195,10 @@ int cmd_perft(int argc, char **argv) {
     const pb_command cmd = {"perft", "[options] [RECORD-FILE|-]",
                             "For each depth 1..D (default 3) prints perft(d), the number of sequences of\n"
                             "exactly d turns from the position, and finished(d), those whose last turn ends\n"
-                            "the game (docs/rules.md).  The count is depth-first and keeps no positions:\n"
-                            "each turn's distinct outcomes come with their numbers of routes.  With --batch,\n"
+                            "the game (docs/rules.md).  The count keeps the distinct positions of the first\n"
+                            "depths while they are few, then goes depth-first from each: each turn's\n"
+                            "distinct outcomes come with their numbers of routes, the last turn's routes are\n"
+                            "counted without being played.  With --batch,\n"
                             "one line per record: 'line N: 1: SEQUENCES FINISHED; 2: ...' (with\n"
                             "--positions: 'SEQUENCES POSITIONS FINISHED').\n",
                             options, 1};

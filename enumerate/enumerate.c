@@ -62,14 +62,11 @@ typedef struct thread_acc {
     pb_turnwalk *tw;     /* this thread's turn walk */
     struct recount *ovf; /* outcomes whose route count overflowed, to recount */
     size_t novf, capovf;
-    /* Successors whose shard was locked by another thread when they came:
-     * added later (flush), instead of waiting for the lock. */
-    uint64_t *pend; /* PEND_MAX entries of kw + 2 words: key, hash, count */
-    size_t npend;
-    /* Successors with small counts waiting to be added, their slots
-     * prefetched (pb_frontier_prefetch): BATCH_MAX entries as in pend. */
-    uint64_t *batch;
-    size_t nbatch;
+    /* Successors with small counts waiting to be added, by the shard of
+     * F(d+1) they go to: SHARD_BUF entries of kw + 2 words (key, hash,
+     * count) per shard, sfill[s] of them used. */
+    uint64_t *sbuf;
+    uint8_t *sfill;
     uint64_t classes_lr, classes_full;
     char pad[64];
 } thread_acc;
@@ -158,50 +155,42 @@ static void count_classes(const run *R, const uint64_t *key, thread_acc *a) {
     a->classes_full += (uint64_t)(least_lr && !beaten_by(R, key, img[1]) && !beaten_by(R, key, img[2]));
 }
 
-#define PEND_MAX 64
-#define BATCH_MAX 16
+/* Successors are added to F(d+1) a shard at a time: a thread keeps them
+ * in a buffer per shard and adds SHARD_TRY of them under one taking of the
+ * shard's lock, if no other thread holds it, else goes on and adds them
+ * later, waiting only when the buffer is full (SHARD_BUF).  A shard's lock
+ * and size share a cache line that both threads write: taken once per
+ * entry it moved between the processors' caches at nearly every addition
+ * (with 2 threads, the other thread wrote it last half of the time).  A
+ * thread that loses its processor while holding a lock stalls any thread
+ * that waits for it, so a busy shard is not waited for unless the buffer
+ * is full.  The sums do not depend on when an addition is made. */
+#define SHARD_BUF 16
+#define SHARD_TRY 8
 
-/* Adds the pending successors of thread a, waiting for their locks. */
-static void flush_pending(run *R, thread_acc *a) {
-    size_t stride = (size_t)R->kw + 2;
-    for (size_t i = 0; i < a->npend; i++) {
-        const uint64_t *e = a->pend + i * stride;
-        if (pb_frontier_add(R->next, e, e[R->kw], (pb_fcount){e[R->kw + 1], NULL}) < 0)
-            atomic_store(&R->stop, STOP_MEMORY);
+/* Adds thread a's buffered successors of shard s; wait: even if another
+ * thread holds its lock.  Returns 1 to stop. */
+static int flush_shard(run *R, thread_acc *a, int s, int wait) {
+    const size_t stride = (size_t)R->kw + 2;
+    int rc = pb_frontier_add_shard(R->next, a->sbuf + (size_t)s * SHARD_BUF * stride, a->sfill[s], wait);
+    if (rc == PB_FRONTIER_BUSY) return 0;
+    a->sfill[s] = 0;
+    if (rc < 0) {
+        atomic_store(&R->stop, STOP_MEMORY);
+        return 1;
     }
-    a->npend = 0;
-}
-
-/* Adds the batched successors of thread a: each one whose shard is busy
- * waits in the pending list instead.  Returns 1 to stop. */
-static int drain_batch(run *R, thread_acc *a) {
-    size_t stride = (size_t)R->kw + 2;
-    int stop = 0;
-    for (size_t i = 0; i < a->nbatch && !stop; i++) {
-        const uint64_t *e = a->batch + i * stride;
-        int rc = pb_frontier_try_add(R->next, e, e[R->kw], (pb_fcount){e[R->kw + 1], NULL});
-        if (rc == PB_FRONTIER_BUSY) {
-            if (a->npend == PEND_MAX) flush_pending(R, a);
-            memcpy(a->pend + a->npend++ * stride, e, sizeof(uint64_t) * stride);
-        } else if (rc < 0) {
-            atomic_store(&R->stop, STOP_MEMORY);
-            stop = 1;
-        }
-    }
-    a->nbatch = 0;
-    return stop;
+    return 0;
 }
 
 /* Adds every successor thread a still holds. */
 static void flush(run *R, thread_acc *a) {
-    drain_batch(R, a);
-    flush_pending(R, a);
+    for (int s = 0; s < PB_FRONTIER_SHARDS; s++)
+        if (a->sfill[s]) flush_shard(R, a, s, 1);
 }
 
-/* Adds count c to the successor with packed key `key` in F(d+1).  A
- * small count waits in a's batch (its slot prefetched) and, if its shard
- * is busy then, in a's pending list; the sums do not depend on when an
- * addition is made.  Returns 1 to stop. */
+/* Adds count c to the successor with packed key `key` in F(d+1): a big
+ * count at once, a small one through a's buffer of its shard.  Returns 1
+ * to stop. */
 static int add_key(run *R, thread_acc *a, const uint64_t *key, pb_fcount c) {
     uint64_t h = pb_frontier_hash(key, R->kw);
     if (c.big) {
@@ -211,11 +200,12 @@ static int add_key(run *R, thread_acc *a, const uint64_t *key, pb_fcount c) {
         }
         return 0;
     }
-    pb_frontier_prefetch(R->next, h);
-    uint64_t *e = a->batch + a->nbatch++ * ((size_t)R->kw + 2);
+    const int s = (int)(h >> (64 - PB_FRONTIER_SHARD_BITS));
+    const size_t stride = (size_t)R->kw + 2;
+    uint64_t *e = a->sbuf + ((size_t)s * SHARD_BUF + a->sfill[s]++) * stride;
     memcpy(e, key, sizeof(uint64_t) * (size_t)R->kw);
     e[R->kw] = h, e[R->kw + 1] = c.small;
-    return a->nbatch == BATCH_MAX ? drain_batch(R, a) : 0;
+    return a->sfill[s] >= SHARD_TRY ? flush_shard(R, a, s, a->sfill[s] == SHARD_BUF) : 0;
 }
 
 typedef unsigned __int128 pb_u128;
@@ -465,10 +455,11 @@ static void pass(run *R, int expand) {
                 for (int k = 0; k < PB_OUT_COUNT; k++)
                     if (x.nout[k]) add_times(a->out[k], mz, x.nout[k]);
             }
-            flush(R, a);
             atomic_fetch_add(&R->done, sh->size);
             if (t == 0 && expand && omp_get_wtime() - R->tlast >= every) report(R, 0);
         }
+        /* (After the loop's barrier: F(d) is done, the threads add what they hold.) */
+        flush(R, a);
     }
 }
 
@@ -576,9 +567,9 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
         mpz_init(R->acc[t].mult);
         mpz_init(R->acc[t].succ);
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R->acc[t].out[k]);
-        R->acc[t].pend = malloc(sizeof(uint64_t) * PEND_MAX * ((size_t)R->kw + 2));
-        R->acc[t].batch = malloc(sizeof(uint64_t) * BATCH_MAX * ((size_t)R->kw + 2));
-        if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].pend || !R->acc[t].batch)
+        R->acc[t].sbuf = malloc(sizeof(uint64_t) * PB_FRONTIER_SHARDS * SHARD_BUF * ((size_t)R->kw + 2));
+        R->acc[t].sfill = calloc(PB_FRONTIER_SHARDS, 1);
+        if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].sbuf || !R->acc[t].sfill)
             atomic_store(&R->stop, STOP_MEMORY);
         else pb_turnwalk_set_keys_only(R->acc[t].tw, 1); /* on_outcome reads keys only */
     }
@@ -813,8 +804,8 @@ static void run_close(run *R, pb_enum_result *res, int started) {
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_clear(R->acc[t].out[k]);
         pb_turnwalk_free(R->acc[t].tw);
         free(R->acc[t].ovf);
-        free(R->acc[t].pend);
-        free(R->acc[t].batch);
+        free(R->acc[t].sbuf);
+        free(R->acc[t].sfill);
     }
     free(R->acc);
 }

@@ -110,9 +110,7 @@ static int grow(pb_frontier *fr, pb_fshard *sh) {
         return -1;
     }
     pb_fshard old = *sh;
-    /* Atomic stores: pb_frontier_prefetch reads these two without the lock. */
-    __atomic_store_n(&sh->slots, slots, __ATOMIC_RELAXED);
-    __atomic_store_n(&sh->cap, cap, __ATOMIC_RELAXED);
+    sh->slots = slots, sh->cap = cap;
     for (size_t i = 0; i < old.cap; i++) {
         const uint64_t *o = old.slots + i * stride;
         if (!o[0]) continue;
@@ -202,13 +200,24 @@ int pb_frontier_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount 
     return rc;
 }
 
-int pb_frontier_try_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c) {
-    assert(c.big || c.small >= 1);
-    pb_fshard *sh = shard_of(fr, h);
-    if (!omp_test_lock(&sh->lock)) return PB_FRONTIER_BUSY;
-    int rc = add_locked(fr, sh, key, h, c);
+int pb_frontier_add_shard(pb_frontier *fr, const uint64_t *entries, size_t n, int wait) {
+    if (!n) return 0;
+    const int kw = fr->kw;
+    const size_t stride = (size_t)kw + 2;
+    pb_fshard *sh = shard_of(fr, entries[kw]);
+    if (wait) omp_set_lock(&sh->lock);
+    else if (!omp_test_lock(&sh->lock)) return PB_FRONTIER_BUSY;
+    if (sh->cap)
+        for (size_t i = 0; i < n; i++)
+            __builtin_prefetch(sh->slots + ((size_t)entries[i * stride + kw] & (sh->cap - 1)) * (size_t)(kw + 1), 1);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        const uint64_t *e = entries + i * stride;
+        assert(shard_of(fr, e[kw]) == sh && e[kw + 1] >= 1);
+        rc = add_locked(fr, sh, e, e[kw], (pb_fcount){e[kw + 1], NULL});
+    }
     omp_unset_lock(&sh->lock);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }
 
 int pb_frontier_contains(const pb_frontier *fr, const uint64_t *key, uint64_t h) {

@@ -85,25 +85,16 @@ uint64_t pb_frontier_hash(const uint64_t *key, int kw);
  * memory budget refused the growth (nothing added). */
 int pb_frontier_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c);
 
-/* pb_frontier_add, unless another thread holds the shard's lock: then
- * PB_FRONTIER_BUSY and nothing is done (the caller keeps the entry for
- * later instead of waiting: a thread that lost its processor while
- * holding a lock would stall every thread that waits for it). */
+/* What pb_frontier_add_shard answers when it does not wait for a lock
+ * another thread holds. */
 #define PB_FRONTIER_BUSY 2
-int pb_frontier_try_add(pb_frontier *fr, const uint64_t *key, uint64_t h, pb_fcount c);
 
-/* A hint to the processor that key's first slot (hash h) will be read
- * soon: the entries are far apart in memory, so an insertion waits for a
- * cache miss, and issuing several before using them overlaps the waits.
- * Reads the shard's table and size without its lock (relaxed atomic loads;
- * grow() stores them atomically): a stale answer only prefetches the wrong
- * line, which cannot fault or change anything. */
-static inline void pb_frontier_prefetch(const pb_frontier *fr, uint64_t h) {
-    const pb_fshard *sh = &fr->shard[h >> (64 - PB_FRONTIER_SHARD_BITS)];
-    uint64_t *slots = __atomic_load_n(&sh->slots, __ATOMIC_RELAXED);
-    size_t cap = __atomic_load_n(&sh->cap, __ATOMIC_RELAXED);
-    if (slots && cap) __builtin_prefetch(slots + ((size_t)h & (cap - 1)) * (size_t)(fr->kw + 1), 1);
-}
+/* Adds n entries of kw + 2 words each (key, hash, count >= 1, small),
+ * all of one shard (the same top bits of the hash), under one taking of
+ * its lock, their slots prefetched first.  wait = 0: PB_FRONTIER_BUSY if
+ * another thread holds the lock (nothing done).  Returns 0, or -1 if the
+ * memory budget refused a growth (the entries before it are added). */
+int pb_frontier_add_shard(pb_frontier *fr, const uint64_t *entries, size_t n, int wait);
 
 /* Is key in the set?  Not to be called while others insert. */
 int pb_frontier_contains(const pb_frontier *fr, const uint64_t *key, uint64_t h);

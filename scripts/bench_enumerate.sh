@@ -4,8 +4,9 @@
 # (CPU time), perft depth 8 on 1 and 2 threads, enumerate (2;4;4) to depth 5
 # on 1 and 2 threads (both programs), enumerate (2;2;4) whole games on one
 # thread (both programs: the turn walk's speed), enumerate (2;4;4) to depth
-# 6 on 1 and 2 threads (a run of minutes: the 2-thread speed-up), and
-# `paperball bench --enumerate --threads 2`.
+# 6 on 1 and 2 threads (a run of minutes: the 2-thread speed-up), book
+# (2;4;4) whole games with a limit of ten minutes on 2 threads (how far they
+# get), and `paperball bench --enumerate --threads 2`.
 # Usage: scripts/bench_enumerate.sh [BUILD_DIR] [BASE]
 #   BASE: the git revision to compare with (default: the environment's
 #   PB_BENCH_BASE, else HEAD~); it is built in a temporary worktree.
@@ -74,6 +75,13 @@ done
 cmp -s "$work/e6_1.out" "$work/e6_2.out" || { echo "bench_enumerate.sh: depth 6, 1 and 2 threads differ" >&2; exit 1; }
 row "enumerate (2;4;4) depth 6 (new): wall s, 1 thread vs 2" "$we6_1" "$we6_2" "$(ratio "$we6_2" "$we6_1")" \
   "speed-up $(ratio "$we6_1" "$we6_2"); CPU $ce6_1 vs $ce6_2 s"
+# (2;4;4) whole games: ten minutes on 2 threads, and the depths finished in
+# them (the run stops at the limit with status 3; its rows say how far it got).
+read -r c_w w_w <<< "$(measure w244 "$pb" enumerate --field 2,4,4 --threads 2 --time-limit 600 --memory 16G --quiet --checkpoint "$work/ck")"
+w_depth=$(awk '$1 ~ /^[0-9]+$/ { d = $1 } END { print d }' "$work/w244.out")
+w_rate=$(awk -v c="$c_w" '$1 ~ /^[0-9]+$/ { n += $2 } END { if (c > 0) printf "%.0f", n / c }' "$work/w244.out")
+row "enumerate (2;4;4) whole games, 2 threads, 600 s limit: wall s" "-" "$w_w" "-" \
+  "CPU $c_w s; depths 0..$w_depth finished, $w_rate positions found per CPU s"
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 table=$("$pb" bench --enumerate --threads 2)
 {

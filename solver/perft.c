@@ -5,6 +5,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "posset.h"
 #include "turnwalk.h"
@@ -95,37 +96,52 @@ typedef struct memo_entry {
  * are found there depends on the threads' timing, the counts do not. */
 #define LAST_BITS 22
 #define LAST_LOCKS 4096
+/* A lock on a cache line of its own: both threads take locks all the
+ * time, and locks packed 16 to a line made the line move between the
+ * processors at nearly every look-up. */
+typedef struct last_lock {
+    _Alignas(64) omp_lock_t lock;
+} last_lock;
 typedef struct last_memo {
     int kw;
+    size_t bytes;
     uint64_t *words; /* per slot: kw key words, routes, ends; all 0: empty */
-    omp_lock_t lock[LAST_LOCKS];
+    last_lock stripe[LAST_LOCKS];
 } last_memo;
 
 static last_memo *last_memo_new(const pb_field *f) {
-    last_memo *m = malloc(sizeof *m);
+    last_memo *m = aligned_alloc(64, sizeof *m); /* its locks on lines of their own */
     if (!m) return NULL;
     m->kw = f->nwords + 1;
-    /* calloc: pages are touched only where entries go. */
-    m->words = calloc((size_t)1 << LAST_BITS, sizeof(uint64_t) * (size_t)(m->kw + 2));
+    /* Mapped, so that its pages are zero and touched only where entries
+     * go; in huge pages where the system has them, as its look-ups land on
+     * random pages (with small pages nearly each one would also miss the
+     * address translation cache). */
+    m->bytes = ((size_t)1 << LAST_BITS) * sizeof(uint64_t) * (size_t)(m->kw + 2);
+    void *w = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    m->words = w == MAP_FAILED ? NULL : w;
+#ifdef MADV_HUGEPAGE
+    if (m->words) madvise(w, m->bytes, MADV_HUGEPAGE); /* a hint: the table works the same without */
+#endif
     if (!m->words) {
         free(m);
         return NULL;
     }
-    for (int i = 0; i < LAST_LOCKS; i++) omp_init_lock(&m->lock[i]);
+    for (int i = 0; i < LAST_LOCKS; i++) omp_init_lock(&m->stripe[i].lock);
     return m;
 }
 
 static void last_memo_free(last_memo *m) {
     if (!m) return;
-    for (int i = 0; i < LAST_LOCKS; i++) omp_destroy_lock(&m->lock[i]);
-    free(m->words);
+    for (int i = 0; i < LAST_LOCKS; i++) omp_destroy_lock(&m->stripe[i].lock);
+    munmap(m->words, m->bytes);
     free(m);
 }
 
 /* The slot of a position with hash h and its lock. */
 static uint64_t *last_slot(last_memo *m, uint64_t h, omp_lock_t **lock) {
     size_t i = (size_t)(h >> (64 - LAST_BITS));
-    *lock = &m->lock[i % LAST_LOCKS];
+    *lock = &m->stripe[i % LAST_LOCKS].lock;
     return m->words + i * (size_t)(m->kw + 2);
 }
 
@@ -151,6 +167,39 @@ static void last_put(last_memo *m, const uint64_t *key, uint64_t h, const uint64
     omp_unset_lock(lock);
 }
 
+/* What a step from a node in one direction meets, for bulk counting:
+ * the segment (-1: none), the node reached and its kind. */
+enum { STEP_NONE = 0, STEP_SCORES, STEP_OCCUPIED, STEP_INNER };
+typedef struct bulk_step {
+    int16_t seg, to;
+    uint8_t kind; /* STEP_SCORES: a goal; STEP_OCCUPIED: occupied from the start
+                     (a bounce or a dead end); STEP_INNER: occupied once a segment
+                     is drawn there, else a stop */
+} bulk_step;
+
+/* The bulk_step table of a field: 8 entries per lattice node.  The kinds
+ * are pb_step's (position.h) read off the field once: box goals score on
+ * any arrival, line goals from the centre side only; any other node is a
+ * stop when empty. */
+static bulk_step *bulk_table(const pb_field *f) {
+    bulk_step *t = calloc((size_t)f->nlattice * 8, sizeof *t);
+    if (!t) return NULL;
+    for (int i = 0; i < f->nlattice; i++)
+        for (int d = 0; d < 8; d++) {
+            bulk_step *e = &t[i * 8 + d];
+            e->seg = f->seg[i][d];
+            if (e->seg < 0) continue;
+            int to = pb_step_to(f, i, d);
+            const uint8_t fl = f->flags[to];
+            int scores = 0;
+            if (fl & (PB_GOAL_BOTTOM | PB_GOAL_TOP))
+                scores = f->box || ((fl & PB_GOAL_BOTTOM) ? pb_dir_dy[d] < 0 : pb_dir_dy[d] > 0);
+            e->to = (int16_t)to;
+            e->kind = scores ? STEP_SCORES : (fl & PB_OCCUPIED0) ? STEP_OCCUPIED : STEP_INNER;
+        }
+    return t;
+}
+
 typedef struct counter {
     const pb_field *f;
     int maxdepth;
@@ -163,6 +212,14 @@ typedef struct counter {
     int *ovf;
     int oom;
     pb_position scratch; /* the last turn's root, played on in bulk counting */
+    bulk_step *steps;    /* bulk_table(f) */
+    long bulk_budget;    /* BULK_BUDGET (tests: less) */
+    /* The turn before the last: its outcomes gathered first (keys only),
+     * their slots in `last` fetched ahead, then counted (two_turns). */
+    pb_turnwalk *keys_tw;
+    size_t npend, cappend;
+    uint64_t *pend_keys; /* kw words per outcome */
+    uint64_t *pend_hash, *pend_mult;
 } counter;
 
 static int counter_init(counter *c, const pb_field *f, int maxdepth) {
@@ -179,13 +236,17 @@ static int counter_init(counter *c, const pb_field *f, int maxdepth) {
         c->memo_keys = malloc(sizeof(uint64_t) * ((size_t)1 << MEMO_BITS) * (size_t)(f->nwords + 1));
         if (!c->memo || !c->memo_keys) free(c->memo), free(c->memo_keys), c->memo = NULL, c->memo_keys = NULL;
     }
-    return c->tw && c->seq && c->fin && c->ovf ? 0 : -1;
+    c->steps = bulk_table(f);
+    return c->tw && c->seq && c->fin && c->ovf && c->steps ? 0 : -1;
 }
 
 static void counter_free(counter *c) {
     if (c->tw)
         for (int k = 0; k < c->maxdepth; k++) pb_turnwalk_free(c->tw[k]);
     free(c->tw), free(c->seq), free(c->fin), free(c->ovf), free(c->memo), free(c->memo_keys);
+    pb_turnwalk_free(c->keys_tw);
+    free(c->steps);
+    free(c->pend_keys), free(c->pend_hash), free(c->pend_mult);
 }
 
 /* n sequences of d turns, of which the game ends with the last if `ends`. */
@@ -211,40 +272,33 @@ static void position_copy(const pb_field *f, pb_position *dst, const pb_position
  * The step is pb_step's (position.h) cut down to what counting needs:
  * the bounces are played on seg[] and deg[] alone (no hash, no player to
  * move, no undo record), and the steps that end the route (a goal, a
- * stop, a dead end) are only classified.  The tests hold the counts
+ * stop, a dead end) are only classified, from the table t (bulk_table).
+ * A bounce goes on while a segment at the node reached is free: fewer
+ * than all its legal segments are drawn.  The tests hold the counts
  * against pb_perft_dfs, which plays every step with pb_step. */
-static int bulk_routes(const pb_field *f, pb_position *p, uint64_t *routes, uint64_t *ends, long *budget) {
+static int bulk_routes(const pb_field *f, const bulk_step *t, pb_position *p, uint64_t *routes, uint64_t *ends,
+                       long *budget) {
     const int from = p->ball;
+    const bulk_step *st = t + from * 8;
     for (int d = 0; d < 8; d++) {
-        const int s = f->seg[from][d];
+        const int s = st[d].seg;
         if (s < 0 || pb_drawn(p, s)) continue;
-        const int to = pb_step_to(f, from, d);
-        const uint8_t fl = f->flags[to];
-        if (fl & (PB_GOAL_BOTTOM | PB_GOAL_TOP)) {
-            /* Box goals score on any arrival, line goals from the centre
-             * side only (as in pb_step). */
-            int dy = pb_dir_dy[d];
-            if (f->box || ((fl & PB_GOAL_BOTTOM) ? dy < 0 : dy > 0)) {
-                (*routes)++, (*ends)++;
-                continue;
-            }
-        }
-        if (!pb_occupied(f, p, to)) {
-            (*routes)++; /* a stop */
+        const int to = st[d].to;
+        if (st[d].kind == STEP_SCORES || (st[d].kind == STEP_INNER && !p->deg[to])) {
+            /* A goal ends the game; an empty node ends the turn. */
+            (*routes)++, *ends += st[d].kind == STEP_SCORES;
             continue;
         }
         if (--*budget < 0) return -1;
-        /* Draw s: a bounce if a segment at `to` is still free, else a dead end. */
         p->seg[s >> 6] |= 1ULL << (s & 63);
         p->deg[f->segs[s].a]++, p->deg[f->segs[s].b]++;
-        int rc = 0, bounce = 0;
-        for (int e = 0; e < 8 && !bounce; e++) bounce = pb_free(f, p, to, e);
-        if (bounce) {
+        int rc = 0;
+        if (p->deg[to] < f->degree0[to]) {
             p->ball = (int16_t)to;
-            rc = bulk_routes(f, p, routes, ends, budget);
+            rc = bulk_routes(f, t, p, routes, ends, budget);
             p->ball = (int16_t)from;
         } else {
-            (*routes)++, (*ends)++;
+            (*routes)++, (*ends)++; /* a dead end */
         }
         p->seg[s >> 6] &= ~(1ULL << (s & 63));
         p->deg[f->segs[s].a]--, p->deg[f->segs[s].b]--;
@@ -314,27 +368,60 @@ static void count_from(counter *c, const pb_position *p, int k, uint64_t mult) {
     walk_turn(c, p, k, mult);
 }
 
-/* count_from without the memo. */
-static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult) {
+/* The position after a turn from p with packed key `key` (an outcome of
+ * p's turn), built in c->scratch from p: the turn's segments drawn, the
+ * ball and the player to move set. */
+static void scratch_after(counter *c, const pb_position *p, const uint64_t *key) {
     const pb_field *f = c->f;
-    if (k == c->maxdepth - 1 && pb_turns_are_steps(f)) {
-        uint64_t routes = 0, ends = 0, n, v[2];
-        long budget = BULK_BUDGET;
-        uint64_t key[PB_MAX_WORDS + 1];
-        if (c->last) pb_position_pack(f, p, key);
-        int hit = c->last && last_get(c->last, key, p->hash, v);
-        if (hit) routes = v[0], ends = v[1];
-        else position_copy(f, &c->scratch, p);
-        if (hit || !bulk_routes(f, &c->scratch, &routes, &ends, &budget)) {
-            if (c->last && !hit) last_put(c->last, key, p->hash, (uint64_t[2]){routes, ends});
-            c->ovf[k + 1] |= __builtin_mul_overflow(mult, routes, &n);
-            tally(c, k + 1, n, 0);
-            c->ovf[k + 1] |= __builtin_mul_overflow(mult, ends, &n);
-            c->ovf[k + 1] |= add_u64(&c->fin[k + 1], n);
-            return;
-        }
+    pb_position *q = &c->scratch;
+    position_copy(f, q, p);
+    for (int w = 0; w < f->nwords; w++)
+        for (uint64_t extra = key[w] & ~p->seg[w]; extra; extra &= extra - 1)
+            pb_draw_segment(f, q, w * 64 + __builtin_ctzll(extra));
+    pb_set_ball(f, q, (int)(key[f->nwords] & 0xffff));
+    pb_set_to_move(f, q, (int)(key[f->nwords] >> 16));
+}
+
+/* mult sequences reach a last turn of `routes` routes, `ends` of which
+ * end the game. */
+static void tally_last(counter *c, int k, uint64_t mult, uint64_t routes, uint64_t ends) {
+    uint64_t n;
+    c->ovf[k + 1] |= __builtin_mul_overflow(mult, routes, &n);
+    tally(c, k + 1, n, 0);
+    c->ovf[k + 1] |= __builtin_mul_overflow(mult, ends, &n);
+    c->ovf[k + 1] |= add_u64(&c->fin[k + 1], n);
+}
+
+/* Book and hockey, the last turn (k = maxdepth - 1) from the position
+ * with packed key `key` and hash h, reached by mult sequences: its routes
+ * from the shared table, else counted in bulk on c->scratch, which
+ * build(c, p, key) makes the position.  Returns 0 when counted, -1 when
+ * the turn has too many bounces to list (then c->scratch holds the
+ * position, unchanged). */
+static int last_turn(counter *c, const pb_position *p, const uint64_t *key, uint64_t h, int k, uint64_t mult,
+                     void (*build)(counter *c, const pb_position *p, const uint64_t *key)) {
+    uint64_t v[2] = {0, 0};
+    if (c->last && last_get(c->last, key, h, v)) {
+        tally_last(c, k, mult, v[0], v[1]);
+        return 0;
     }
-    if (!c->tw[k] && !(c->tw[k] = pb_turnwalk_new(f))) {
+    long budget = c->bulk_budget;
+    build(c, p, key);
+    if (bulk_routes(c->f, c->steps, &c->scratch, &v[0], &v[1], &budget)) return -1;
+    if (c->last) last_put(c->last, key, h, v);
+    tally_last(c, k, mult, v[0], v[1]);
+    return 0;
+}
+
+/* last_turn's build for p itself. */
+static void scratch_copy(counter *c, const pb_position *p, const uint64_t *key) {
+    (void)key;
+    position_copy(c->f, &c->scratch, p);
+}
+
+/* The turn from p by its distinct outcomes (solver/turnwalk.h). */
+static void walk_outcomes(counter *c, const pb_position *p, int k, uint64_t mult) {
+    if (!c->tw[k] && !(c->tw[k] = pb_turnwalk_new(c->f))) {
         c->oom = 1;
         return;
     }
@@ -342,11 +429,92 @@ static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult) {
     if (pb_turn_outcomes(c->tw[k], p, on_outcome, &x) == PB_TURNWALK_TOO_BIG) c->oom = 1;
 }
 
+/* An outcome of the turn before the last: counted, and if the game goes
+ * on kept for its last turn, its slot in the shared table fetched ahead. */
+static int gather_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    level_ctx *x = ctx;
+    counter *c = x->c;
+    uint64_t n;
+    int d = x->k + 1;
+    c->ovf[d] |= o->overflow | __builtin_mul_overflow(x->mult, o->routes, &n);
+    tally(c, d, n, o->end != PB_END_NONE);
+    if (o->end != PB_END_NONE) return 0;
+    const size_t kw = (size_t)f->nwords + 1;
+    if (c->npend == c->cappend) {
+        size_t cap = c->cappend ? 2 * c->cappend : 64;
+        uint64_t *k = realloc(c->pend_keys, cap * kw * sizeof(uint64_t));
+        if (k) c->pend_keys = k;
+        uint64_t *h = realloc(c->pend_hash, cap * sizeof(uint64_t));
+        if (h) c->pend_hash = h;
+        uint64_t *m = realloc(c->pend_mult, cap * sizeof(uint64_t));
+        if (m) c->pend_mult = m;
+        if (!k || !h || !m) return c->oom = 1;
+        c->cappend = cap;
+    }
+    memcpy(c->pend_keys + c->npend * kw, o->key, kw * sizeof(uint64_t));
+    c->pend_hash[c->npend] = o->hash;
+    c->pend_mult[c->npend++] = n;
+    if (c->last) {
+        omp_lock_t *lock;
+        const uint64_t *e = last_slot(c->last, o->hash, &lock);
+        __builtin_prefetch(e), __builtin_prefetch(e + kw + 1);
+    }
+    return 0;
+}
+
+/* Book and hockey, the last two turns from p (k = maxdepth - 2): the
+ * outcomes of the first gathered, then the last turn from each.  (The
+ * table look-ups miss the cache: gathered, their waits overlap.) */
+static void two_turns(counter *c, const pb_position *p, int k, uint64_t mult) {
+    const pb_field *f = c->f;
+    if (!c->keys_tw) {
+        if (!(c->keys_tw = pb_turnwalk_new(f))) {
+            c->oom = 1;
+            return;
+        }
+        pb_turnwalk_set_keys_only(c->keys_tw, 1);
+    }
+    c->npend = 0;
+    level_ctx x = {c, k, mult};
+    if (pb_turn_outcomes(c->keys_tw, p, gather_outcome, &x) == PB_TURNWALK_TOO_BIG) c->oom = 1;
+    const size_t kw = (size_t)f->nwords + 1;
+    for (size_t i = 0; i < c->npend && !c->oom; i++) {
+        const uint64_t *key = c->pend_keys + i * kw;
+        if (last_turn(c, p, key, c->pend_hash[i], k + 1, c->pend_mult[i], scratch_after))
+            walk_outcomes(c, &c->scratch, k + 1, c->pend_mult[i]);
+    }
+}
+
+/* count_from without the memo. */
+static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult) {
+    const pb_field *f = c->f;
+    if (pb_turns_are_steps(f)) {
+        if (k == c->maxdepth - 2) {
+            two_turns(c, p, k, mult);
+            return;
+        }
+        if (k == c->maxdepth - 1) {
+            uint64_t key[PB_MAX_WORDS + 1];
+            pb_position_pack(f, p, key);
+            if (!last_turn(c, p, key, p->hash, k, mult, scratch_copy)) return;
+        }
+    }
+    walk_outcomes(c, p, k, mult);
+}
+
 /* The first turns are expanded breadth-first (equal positions merged, as
- * in pb_perft) until there are this many subtrees per thread to share. */
-#define SUBTREES_PER_THREAD 64
+ * in pb_perft) up to the positions with two turns left, while a level has
+ * fewer positions than this (the next is some ten times larger): each
+ * distinct position is then counted once, not once per sequence reaching
+ * it, and the threads share many subtrees. */
+#define BREADTH_MAX ((size_t)1 << 17)
 
 int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int threads, pb_perft_row *rows) {
+    return pb_perft_count_tuned(f, p, maxdepth, threads, BREADTH_MAX, BULK_BUDGET, rows);
+}
+
+int pb_perft_count_tuned(const pb_field *f, const pb_position *p, int maxdepth, int threads, size_t breadth_max,
+                         long bulk_budget, pb_perft_row *rows) {
     if (maxdepth <= 0) return 0;
     memset(rows, 0, sizeof *rows * (size_t)maxdepth);
     int nt = threads > 0 ? threads : omp_get_max_threads();
@@ -359,7 +527,7 @@ int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int th
     /* Without it the run is still exact, only slower. */
     last_memo *last = maxdepth >= 3 && f->spec.rules != PB_RULES_TRIPLE ? last_memo_new(f) : NULL;
     int k = 0;
-    while (!oom && k < maxdepth - 1 && cur.size > 0 && cur.size < (size_t)SUBTREES_PER_THREAD * (size_t)nt) {
+    while (!oom && k < maxdepth - 2 && cur.size > 0 && cur.size < breadth_max) {
         pb_perft_row row = {0};
         pb_posset_init(&next, f);
         oom = expand_level(tw, f, &cur, &next, &row);
@@ -375,7 +543,10 @@ int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int th
         counter c;
         int bad = counter_init(&c, f, maxdepth);
         c.last = last;
-#pragma omp for schedule(dynamic, 1)
+        c.bulk_budget = bulk_budget;
+        /* Chunks of 16 slots: each taking of work is an atomic addition
+         * on a line both threads write. */
+#pragma omp for schedule(dynamic, 16)
         for (size_t i = 0; i < cur.cap; i++) {
             pb_position q;
             uint64_t mult;

@@ -6,12 +6,14 @@
  *   pb_perft        breadth-first: every distinct position of a depth is
  *                   stored with its multiplicity (the only one that gives
  *                   positions(d); memory grows with them);
- *   pb_perft_count  depth-first, nothing stored but the turn walks'
- *                   scratch and two caches of counts: each turn's distinct
- *                   outcomes with their route counts (solver/turnwalk.h),
- *                   the last turn counted in bulk and remembered per
- *                   position in a table the threads share; OpenMP over
- *                   subtrees;
+ *   pb_perft_count  breadth-first while a depth is small (up to the
+ *                   positions with two turns left), then depth-first from
+ *                   each distinct position, nothing stored but the turn
+ *                   walks' scratch and two caches of counts: each turn's
+ *                   distinct outcomes with their route counts
+ *                   (solver/turnwalk.h), the last turn counted in bulk and
+ *                   remembered per position in a table the threads share;
+ *                   OpenMP over the distinct positions;
  *   pb_perft_dfs    plain route by route (the reference and the benchmark's
  *                   inner loop).
  */
@@ -38,6 +40,14 @@ int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row
  * counts do not depend on it (sums of exact integers).  Returns 0, or -1
  * when a turn walk ran out of memory (the rows are then incomplete). */
 int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int threads, pb_perft_row *rows);
+
+/* pb_perft_count with its two tunings set (tests only): the first turns
+ * are expanded breadth-first while a depth has fewer than breadth_max
+ * positions (pb_perft_count: 2^17), and a last turn with more than
+ * bulk_budget bounces is walked by its outcomes instead of counted route
+ * by route (4096).  The counts do not depend on them. */
+int pb_perft_count_tuned(const pb_field *f, const pb_position *p, int maxdepth, int threads, size_t breadth_max,
+                         long bulk_budget, pb_perft_row *rows);
 
 /* Plain depth-first perft (no table): the number of turn sequences of
  * exactly d turns. */

@@ -410,6 +410,7 @@ long pb_turn_outcomes(pb_turnwalk *tw, const pb_position *p, pb_outcome_fn fn, v
         o.mover = o.kick ? p->to_move ^ 1 : p->to_move;
         o.routes = out->counts[e];
         o.overflow = out->flags[e] & 1;
+        o.hash = out->hashes[e];
         int stop = fn(ctx, f, &o);
         if (!tw->keys_only) unapply(tw, out, e, p);
         if (stop) return PB_TURNWALK_STOPPED;

@@ -29,6 +29,7 @@ typedef struct pb_turn_outcome {
     int kick;                 /* triple: reached by free-kick chains */
     uint64_t routes;          /* routes from the position that end here */
     int overflow;             /* routes exceeded 2^64 - 1 (then routes = UINT64_MAX) */
+    uint64_t hash;            /* the Zobrist hash of the position after (position.h) */
 } pb_turn_outcome;
 
 /* Scratch memory of the walk (its merge tables), reused between calls.

@@ -23,6 +23,10 @@ static void cross_check(const perft_case *c) {
     pb_perft_row dfs1[16], dfs2[16];
     assert_int_equal(pb_perft_count(f, &p, c->depth, 1, dfs1), 0);
     assert_int_equal(pb_perft_count(f, &p, c->depth, 2, dfs2), 0);
+    /* Depth-first from the root (nothing breadth-first), every last turn
+     * with a bounce walked by its outcomes: the other paths of the count. */
+    pb_perft_row tuned[16];
+    assert_int_equal(pb_perft_count_tuned(f, &p, c->depth, 2, 1, 1, tuned), 0);
     ref_perft(c->rules == PB_RULES_HOCKEY, c->g, c->w, c->l, c->s, c->de == PB_DEAD_END_LOSS, c->depth, ref);
     for (int d = 1; d <= c->depth; d++) {
         uint64_t seq = d <= n ? rows[d - 1].sequences : 0, pos = d <= n ? rows[d - 1].positions : 0;
@@ -37,6 +41,8 @@ static void cross_check(const perft_case *c) {
         assert_int_equal(dfs1[d - 1].finished, ref[d - 1].finished);
         assert_int_equal(dfs2[d - 1].sequences, ref[d - 1].sequences);
         assert_int_equal(dfs2[d - 1].finished, ref[d - 1].finished);
+        assert_int_equal(tuned[d - 1].sequences, ref[d - 1].sequences);
+        assert_int_equal(tuned[d - 1].finished, ref[d - 1].finished);
         assert_false(dfs1[d - 1].overflow);
         assert_int_equal(p.hash, pb_position_hash_full(f, &p));
     }
