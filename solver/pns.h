@@ -35,6 +35,9 @@ typedef struct pb_pns_opts {
                                         0 = 1024 (e = 1), negative = none */
     int full_keys;               /* no mirror images in the table's keys
                                         (tests, measurements) */
+    int reduce_limit;            /* reduced keys (reach.h) when at most this many
+                                        free segments are reachable; 0 =
+                                        PB_REACH_LIMIT, < 0 = never */
     int no_tactics;              /* no "can the new mover score?" check at
                                         turn starts (measurements) */
     pb_proven *proven;           /* saved proofs: consulted (published entries) and told of

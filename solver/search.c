@@ -81,6 +81,7 @@
 #include <string.h>
 
 #include "images.h"
+#include "reach.h"
 #include "line.h"
 #include "pns.h"
 #include "tactics.h"
@@ -97,6 +98,7 @@ typedef struct shared {
     pb_tactics tac; /* goal steps, "can the mover score?" */
     pb_images im;   /* orientations tried for a key (images.h) */
     int tactics, full_keys;
+    int reduce_limit;  /* reduced keys (reach.h): as pb_solve_opts */
     pb_proven *proven; /* saved proofs (proven.h); NULL = none */
     int nthreads;
     atomic_uint busy[BUSY_SLOTS];
@@ -120,6 +122,7 @@ typedef struct worker {
     atomic_int *job_done; /* abandon the search when set; may be NULL */
     int aborted;
     pb_image_state ims; /* the orientations of the current position */
+    pb_reach reach;     /* reduced keys (reach.h) */
 } worker;
 
 const char *pb_value_name(int v) {
@@ -154,10 +157,13 @@ static void shared_free(shared *sh) {
     pb_images_free(&sh->im);
 }
 
-/* The table key of p: its orientation with the smallest hash; *orient
- * receives which. */
-static inline pb_tt_key key_of(const worker *w, const pb_position *p, int *orient) {
+/* The table key of p: its reduced key when p's reachable part is small
+ * and leaves drawn segments out (reach.h: it decides the value as the full
+ * key does; its words go to rseg, PB_MAX_WORDS words), else its
+ * orientation with the smallest hash; *orient receives which. */
+static inline pb_tt_key key_of(worker *w, const pb_position *p, int *orient, uint64_t *rseg) {
     pb_image_key ik = pb_images_key(&w->sh->im, &w->ims, p);
+    pb_reach_key(&w->reach, &w->sh->im, p, rseg, &ik);
     *orient = ik.orient;
     pb_tt_key key = {ik.hash, ik.seg, ik.bt};
     return key;
@@ -260,7 +266,8 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
     int orient, ttbest = 8, cut;
-    pb_tt_key key = key_of(w, p, &orient);
+    uint64_t rseg[PB_MAX_WORDS];
+    pb_tt_key key = key_of(w, p, &orient, rseg);
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
     if (sh->proven && pb_proven_cut(sh->proven, p, &alpha, &beta, &cut)) return cut; /* saved proofs consulted here */
     ttbest = pb_dir_img(orient, ttbest);
@@ -362,11 +369,11 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if (w->aborted) return 0;
     int orient, ttbest = 8, cut;
     pb_images_reset(&w->sh->im, &w->ims, p);
-    pb_tt_key key = key_of(w, p, &orient);
-    /* The key points into the worker's orientations, which the children
-     * overwrite: keep a copy of the segments for the store. */
     uint64_t seg[PB_MAX_WORDS];
-    if (orient) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
+    pb_tt_key key = key_of(w, p, &orient, seg);
+    /* The key may point into the worker's orientations, which the children
+     * overwrite: keep a copy of the segments for the store. */
+    if (orient && key.seg != seg) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
     if (w->sh->proven && pb_proven_cut(w->sh->proven, p, &alpha, &beta, &cut))
         return cut; /* saved proofs consulted here */
@@ -403,6 +410,7 @@ static void worker_init(worker *w, shared *sh, int id) {
     memset(w, 0, sizeof *w);
     w->sh = sh;
     w->id = id;
+    pb_reach_init(&w->reach, sh->f, sh->reduce_limit);
 }
 
 /* ---- the best route from a position (best turn, line, hints) ---- */
@@ -836,6 +844,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         return -1;
     }
     sh->tactics = !o->no_tactics;
+    sh->reduce_limit = o->reduce_limit;
     sh->proven = o->proven; /* saved proofs (proven.h) */
     pb_images_choose(&sh->im, p, sh->full_keys);
     sh->stop = o->stop;
@@ -855,6 +864,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         po.stop = o->stop;
         po.progress = o->progress;
         po.full_keys = o->full_keys;
+        po.reduce_limit = o->reduce_limit;
         po.no_tactics = o->no_tactics;
         po.proven = o->proven;
         pv.po = po;

@@ -1,0 +1,81 @@
+/* reach.h - reduced keys: a position keyed by the part of the field its
+ * ball can still reach, so that positions differing only in what the ball
+ * can never reach again share one table entry.
+ *
+ * R is the ball's connected component in the graph of free (legal,
+ * undrawn) segments, found by a flood fill from the ball.  The reduced key
+ * is the ball, the player to move and the drawn segments with an end in R
+ * (in triple also every drawn diagonal of a cell with a corner in R); all
+ * other drawn segments are cleared from the key's segment words.
+ *
+ * Why a reduced key decides the value (docs/solver.md, "Reduced keys",
+ * states it rule by rule):
+ *  1. The ball only ever moves along free segments: a step of a turn
+ *     (book, hockey, docs/rules.md §2), a link of a normal move and a step
+ *     of a kick, reflected or not (triple, §3), each runs along a segment
+ *     that may be drawn and is not drawn yet.  Drawing only removes free
+ *     segments, so every later ball node is in R.
+ *  2. Everything a rule looks at, for a step from a node u of R to v, is
+ *     fixed by the field (legal segment, goal node, post, boundary, centre,
+ *     the goal's direction in hockey) or is the drawn state of a segment
+ *     with an end in R: the step's own segment, v's occupancy or touch
+ *     (v is in R, and a node is occupied or touched by its fixed flag or a
+ *     drawn segment ending there), the free segments at v (dead end,
+ *     a kick's next direction), and in triple the other diagonal of a
+ *     diagonal link's cell (a cell with a corner in R).  So the game from
+ *     the position, and its value, depends on nothing else.
+ *  3. The key decides R: a flood fill from the ball over the segments not
+ *     drawn in the key's words reaches exactly R, because every segment at
+ *     a node of R is in the key's mask, so it is free in the key exactly
+ *     when it is free in the position.  Two positions with one reduced key
+ *     thus have one R, equal drawn segments wherever a rule looks, and one
+ *     value.  The key read as a position (its own words as the drawn set)
+ *     is such a position too, so a reduced key equal to another position's
+ *     full key also shares its value: reduced and full keys may live in one
+ *     table.
+ *  4. Mirror images: a mirror maps R to the image's R and the mask to the
+ *     image's mask, so the reduced key of an image is the image of the
+ *     reduced key; the orientation is chosen among the reduced images, by
+ *     their own hash (images.h's rule: any fixed choice among whole images).
+ * The stored best step is a free segment at the ball, the same in every
+ * position of the key.  Match play (the ball back on the centre after a
+ * goal) is not a single game and never uses these keys.
+ */
+#ifndef PB_REACH_H
+#define PB_REACH_H
+
+#include <stdint.h>
+
+#include "images.h"
+
+/* By measurement (docs/solver.md): reduce only when at most this many free
+ * segments are reachable; beyond it the flood fill is cut short. */
+#define PB_REACH_LIMIT 40
+
+typedef struct pb_reach {
+    const pb_field *f;
+    int limit;     /* reduce when at most this many free segments are reachable; 0 = never */
+    int diagonals; /* triple: keep the drawn diagonals of R's cells (no-crossing rule) */
+    uint64_t mark[PB_MAX_LATTICE / 64 + 1];
+    int16_t queue[PB_MAX_LATTICE];
+    uint64_t mask[PB_MAX_WORDS];
+    uint64_t img[4][PB_MAX_WORDS];
+    uint64_t tried, reduced; /* calls, reduced keys given */
+} pb_reach;
+
+/* For field f; limit as opts give it: 0 = PB_REACH_LIMIT, < 0 = never. */
+void pb_reach_init(pb_reach *r, const pb_field *f, int limit);
+
+/* The reduced key of p over the orientations im uses, if p's reachable
+ * part has at most r->limit free segments and leaves out some drawn
+ * segment: returns 1 with *k set, its segment words written to out
+ * (f->nwords words; k->seg = out).  Otherwise returns 0 and leaves *k and
+ * out alone (the caller keys p in full). */
+int pb_reach_key(pb_reach *r, const pb_images *im, const pb_position *p, uint64_t *out, pb_image_key *k);
+
+/* The ball's component R: marks (lattice bitset, f->nlattice bits) and
+ * the mask of segments the reduced key keeps.  Returns the number of free
+ * segments in R, or -1 when there are more than max (the fill stops). */
+int pb_reach_fill(pb_reach *r, const pb_position *p, int max);
+
+#endif
