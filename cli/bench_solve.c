@@ -65,22 +65,24 @@ static double cpu_seconds(void) {
 /* One configuration of the solver, as a change from the default. */
 typedef struct config {
     const char *name;
-    int algo, threads2, first_turns, full_keys, no_tactics, big_hash;
+    int algo, threads2, first_turns, full_keys, no_tactics, big_hash, no_reduce;
 } config;
 
 /* Proof-number search (the default) and its parts, then alpha-beta. */
 static const config configs[] = {
-    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0},
-    {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0},
-    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0},
-    {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0},
-    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1},
-    {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0},
-    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0},
-    {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0},
-    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0},
-    {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0},
-    {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1},
+    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0, 0},
+    {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0, 0},
+    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0, 0},
+    {"pn no reduced keys", PB_ALGO_PN, 0, 0, 0, 0, 0, 1},
+    {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0, 0},
+    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1, 0},
+    {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0, 0},
+    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0, 0},
+    {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0, 0},
+    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0, 0},
+    {"ab no reduced keys", PB_ALGO_AB, 0, 0, 0, 0, 0, 1},
+    {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0, 0},
+    {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1, 0},
 };
 
 /* A small deterministic generator (no global state). */
@@ -137,12 +139,13 @@ static int cmp_double(const void *a, const void *b) {
  * (its table, default size, and its search are reused from position to
  * position: no table is mapped per position): median, mean and largest
  * time. */
-static int bench_endgames(int least, int most, int count, int algo, pb_json *j) {
+static int bench_endgames(int least, int most, int count, int algo, int no_reduce, pb_json *j) {
     pb_field_spec sp = {PB_RULES_BOOK, 2, 8, 10, 0, PB_DEAD_END_DRAW};
     char err[256], name[64];
     pb_field *f = pb_field_new(&sp, err, sizeof err);
     if (!f) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
     pb_solver *sv = pb_solver_new_algo(f, 0, algo);
+    if (sv && no_reduce) pb_solver_set_reduce(sv, -1);
     double *ms = malloc(sizeof(double) * (size_t)count);
     pb_position *p = malloc(sizeof *p);
     if (!sv || !ms || !p) {
@@ -166,7 +169,8 @@ static int bench_endgames(int least, int most, int count, int algo, pb_json *j) 
     double cpu = cpu_seconds() - c0, sum = 0;
     qsort(ms, (size_t)n, sizeof(double), cmp_double);
     for (int i = 0; i < n; i++) sum += ms[i];
-    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s", least, most, algo == PB_ALGO_PN ? "pn" : "ab");
+    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s%s", least, most, algo == PB_ALGO_PN ? "pn" : "ab",
+             no_reduce ? " no reduced keys" : "");
     if (j) {
         pb_json_object(j, NULL);
         pb_json_str(j, "name", name);
@@ -284,6 +288,7 @@ static int solve_position(const solve_pos *b, int nthreads, size_t hash, pb_json
         so.no_pv = 1;
         so.first_turns = cf->first_turns;
         so.full_keys = cf->full_keys;
+        so.reduce_limit = cf->full_keys || cf->no_reduce ? -1 : 0;
         so.no_tactics = cf->no_tactics;
         pb_solve_result r;
         double c0 = cpu_seconds(), t0 = omp_get_wtime();
@@ -320,10 +325,12 @@ int pb_bench_solve(const pb_opts *o) {
         if (st != PB_EXIT_OK) return st;
     }
     if (o->json) pb_json_end(&j), pb_json_array(&j, "endgames");
-    for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++) {
-        rc |= bench_endgames(1, 32, 150, algo, o->json ? &j : NULL);
-        rc |= bench_endgames(40, 80, 40, algo, o->json ? &j : NULL);
-    }
+    /* Each set with and without reduced keys, side by side. */
+    for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++)
+        for (int no_reduce = 0; no_reduce <= 1; no_reduce++) {
+            rc |= bench_endgames(1, 32, 150, algo, no_reduce, o->json ? &j : NULL);
+            rc |= bench_endgames(40, 80, 40, algo, no_reduce, o->json ? &j : NULL);
+        }
     if (o->json) pb_json_end(&j), pb_json_end(&j);
     return rc;
 }

@@ -629,6 +629,7 @@ static void pns_release(pb_pns *x) {
     free(x->s.no_score);
     pb_tactics_free(&x->s.tac);
     pb_images_free(&x->s.im);
+    pb_reach_free(&x->s.reach);
     free(x);
 }
 
@@ -646,6 +647,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->tactics = !o->no_tactics && f->spec.rules != PB_RULES_TRIPLE;
     s->full_keys = o->full_keys;
     pb_reach_init(&s->reach, f, o->reduce_limit);
+    pb_reach_memo(&s->reach, 2048); /* df-pn asks about the same positions again at each re-expansion */
     s->proven = o->proven; /* saved proofs (proven.h) */
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
@@ -663,6 +665,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     /* The orientations the root is symmetric under, kept for every later
      * question: positions met from this root (images.h). */
     if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, o->full_keys);
+    pb_reach_root(&s->reach, root);
     return x;
 }
 
@@ -714,6 +717,13 @@ const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
 
 void pb_pns_set_cancel(pb_pns *x, atomic_int *cancel) { x->s.cancel = cancel; }
 
+/* The table may hold keys of both kinds: each decides its value (reach.h). */
+void pb_pns_set_reduce(pb_pns *x, int limit) {
+    pb_reach_free(&x->s.reach);
+    pb_reach_init(&x->s.reach, x->s.f, limit);
+    pb_reach_memo(&x->s.reach, 2048);
+}
+
 /* Why a kept table serves any later root: every entry is keyed by the
  * whole image it was stored under (segment words, ball, player), and an
  * image has the same value for its player to move as the position it came
@@ -726,6 +736,7 @@ void pb_pns_rearm(pb_pns *x, const pb_position *root, double seconds) {
     if (s->stopped == 1 || s->stopped == 5) s->stopped = 0;
     s->deadline = seconds > 0 ? now_s() + seconds : 0;
     if (s->f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, s->full_keys);
+    pb_reach_root(&s->reach, root);
 }
 
 int pb_pns_known(pb_pns *x, const pb_position *p) {

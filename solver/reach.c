@@ -2,42 +2,108 @@
  * fill, the drawn segments there, their mirror images and a hash of them. */
 #include "reach.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void pb_reach_init(pb_reach *r, const pb_field *f, int limit) {
-    memset(r, 0, sizeof *r);
+    r->memo = NULL, r->memo_mask = 0, r->memo_hits = 0;
     r->f = f;
     r->limit = limit == 0 ? PB_REACH_LIMIT : limit < 0 ? 0 : limit;
     r->diagonals = f->spec.rules == PB_RULES_TRIPLE;
+    r->tried = r->reduced = 0;
+    r->small_root = 1;
+    for (int i = 0; i < f->nlattice; i++) {
+        int n = 0;
+        for (int d = 0; d < 8 && pb_is_node(f, i); d++)
+            if (f->seg[i][d] >= 0) r->links[i][n].seg = f->seg[i][d], r->links[i][n++].to = (int16_t)pb_step_to(f, i, d);
+        r->nlinks[i] = (uint8_t)n;
+    }
 }
 
 int pb_reach_fill(pb_reach *r, const pb_position *p, int max) {
     const pb_field *f = r->f;
-    memset(r->mark, 0, sizeof(uint64_t) * (size_t)(f->nlattice / 64 + 1));
-    memset(r->mask, 0, sizeof(uint64_t) * (size_t)f->nwords);
+    const uint64_t *drawn = p->seg;
+    uint64_t *kept = r->img[0], *mark = r->mark;
+    memset(mark, 0, sizeof(uint64_t) * (size_t)(f->nlattice / 64 + 1));
+    memset(kept, 0, sizeof(uint64_t) * (size_t)f->nwords);
     int head = 0, tail = 0, half = 0;
     r->queue[tail++] = p->ball;
-    r->mark[p->ball >> 6] |= 1ULL << (p->ball & 63);
+    mark[p->ball >> 6] |= 1ULL << (p->ball & 63);
     while (head < tail) {
-        int u = r->queue[head++];
-        for (int d = 0; d < 8; d++) {
-            int s = f->seg[u][d];
-            if (s < 0) continue;
-            r->mask[s >> 6] |= 1ULL << (s & 63);
-            /* The other diagonal of this diagonal's cell: a diagonal link
-             * from u may not cross it (triple, docs/rules.md §3). */
-            int c = f->segs[s].cross;
-            if (r->diagonals && c >= 0) r->mask[c >> 6] |= 1ULL << (c & 63);
-            if (pb_drawn(p, s)) continue;
+        int u = r->queue[head++], n = r->nlinks[u];
+        const pb_reach_link *l = r->links[u];
+        for (int j = 0; j < n; j++) {
+            int s = l[j].seg, v = l[j].to;
+            uint64_t bit = 1ULL << (s & 63);
+            if (drawn[s >> 6] & bit) {
+                kept[s >> 6] |= bit;
+                continue;
+            }
             /* Each free segment of R is met from both of its ends. */
             if (++half > 2 * max) return -1;
-            int v = pb_step_to(f, u, d);
-            if (r->mark[v >> 6] >> (v & 63) & 1) continue;
-            r->mark[v >> 6] |= 1ULL << (v & 63);
+            uint64_t vb = 1ULL << (v & 63);
+            if (mark[v >> 6] & vb) continue;
+            mark[v >> 6] |= vb;
             r->queue[tail++] = (int16_t)v;
         }
     }
+    /* Triple: the other diagonal of each diagonal's cell at R's nodes,
+     * which a diagonal link may not cross (docs/rules.md §3). */
+    if (r->diagonals)
+        for (int q = 0; q < tail; q++)
+            for (int j = 0, u = r->queue[q]; j < r->nlinks[u]; j++) {
+                int c = f->segs[r->links[u][j].seg].cross;
+                if (c >= 0 && (drawn[c >> 6] >> (c & 63) & 1)) kept[c >> 6] |= 1ULL << (c & 63);
+            }
     return half / 2;
+}
+
+void pb_reach_root(pb_reach *r, const pb_position *root) {
+    r->small_root = r->limit > 0 && pb_reach_fill(r, root, 2 * r->limit) >= 0;
+}
+
+int pb_reach_memo(pb_reach *r, size_t entries) {
+    size_t n = 1;
+    while (n < entries) n *= 2;
+    free(r->memo);
+    r->memo = calloc(n * (size_t)(2 + 2 * r->f->nwords), sizeof(uint64_t));
+    r->memo_mask = r->memo ? n - 1 : 0;
+    return r->memo ? 0 : -1;
+}
+
+void pb_reach_free(pb_reach *r) {
+    free(r->memo);
+    r->memo = NULL, r->memo_mask = 0;
+}
+
+/* Fills r->img[0] with the kept words of p; 1 if they leave out some drawn
+ * segment and at most r->limit free segments are reachable, else 0.  With
+ * a memo, an answer found before for the same position is copied. */
+static int kept_words(pb_reach *r, const pb_position *p, uint64_t bt) {
+    const int nw = r->f->nwords;
+    uint64_t *e = NULL;
+    if (r->memo) {
+        e = r->memo + (p->hash & r->memo_mask) * (size_t)(2 + 2 * nw);
+        if (e[0] == p->hash && (e[1] & 0xffffffffULL) == bt && (e[1] >> 33) &&
+            !memcmp(e + 2, p->seg, sizeof(uint64_t) * (size_t)nw)) {
+            r->memo_hits++;
+            if (!(e[1] >> 32 & 1)) return 0;
+            memcpy(r->img[0], e + 2 + nw, sizeof(uint64_t) * (size_t)nw);
+            return 1;
+        }
+    }
+    int reduce = pb_reach_fill(r, p, r->limit) >= 0;
+    if (reduce) {
+        uint64_t cut = 0;
+        for (int i = 0; i < nw; i++) cut |= p->seg[i] ^ r->img[0][i];
+        reduce = cut != 0; /* nothing left out: the full key says the same */
+    }
+    if (e) {
+        e[0] = p->hash, e[1] = bt | (uint64_t)reduce << 32 | 1ULL << 33;
+        memcpy(e + 2, p->seg, sizeof(uint64_t) * (size_t)nw);
+        if (reduce) memcpy(e + 2 + nw, r->img[0], sizeof(uint64_t) * (size_t)nw);
+    }
+    return reduce;
 }
 
 /* A hash of a key's words (any function of the whole key would do: the
@@ -59,14 +125,18 @@ int pb_reach_key(pb_reach *r, const pb_images *im, const pb_position *p, uint64_
     const pb_field *f = r->f;
     const int nw = f->nwords;
     if (r->limit <= 0) return 0;
+    if (!r->small_root) {
+        int drawn = 0;
+        for (int i = 0; i < nw; i++) drawn += __builtin_popcountll(p->seg[i]);
+        if (f->nsegments - drawn > r->limit) return 0;
+    }
     r->tried++;
-    if (pb_reach_fill(r, p, r->limit) < 0) return 0;
-    uint64_t *m = r->img[0], cut = 0;
-    for (int i = 0; i < nw; i++) m[i] = p->seg[i] & r->mask[i], cut |= p->seg[i] ^ m[i];
-    if (!cut) return 0; /* nothing left out: the full key says the same */
+    uint64_t bt0 = (uint64_t)(uint16_t)p->ball | (uint64_t)p->to_move << 16;
+    if (!kept_words(r, p, bt0)) return 0;
+    const uint64_t *m = r->img[0];
     r->reduced++;
     int best = 0;
-    uint64_t bt0 = (uint64_t)(uint16_t)p->ball | (uint64_t)p->to_move << 16, h = words_hash(m, nw, bt0);
+    uint64_t h = words_hash(m, nw, bt0);
     for (int i = 1; i < im->nimg; i++) {
         int o = im->img[i];
         uint64_t *w = r->img[o];

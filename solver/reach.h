@@ -52,19 +52,50 @@
  * segments are reachable; beyond it the flood fill is cut short. */
 #define PB_REACH_LIMIT 40
 
+/* A legal segment at a node: its index and the node at its other end. */
+typedef struct pb_reach_link {
+    int16_t seg, to;
+} pb_reach_link;
+
 typedef struct pb_reach {
     const pb_field *f;
     int limit;     /* reduce when at most this many free segments are reachable; 0 = never */
     int diagonals; /* triple: keep the drawn diagonals of R's cells (no-crossing rule) */
-    uint64_t mark[PB_MAX_LATTICE / 64 + 1];
+    int small_root; /* the root's reachable part is within the limit (pb_reach_root) */
+    uint8_t nlinks[PB_MAX_LATTICE];
+    pb_reach_link links[PB_MAX_LATTICE][8]; /* the legal segments at each node */
+    uint64_t mark[PB_MAX_LATTICE / 64 + 1]; /* R, a lattice bitset */
     int16_t queue[PB_MAX_LATTICE];
-    uint64_t mask[PB_MAX_WORDS];
-    uint64_t img[4][PB_MAX_WORDS];
-    uint64_t tried, reduced; /* calls, reduced keys given */
+    uint64_t img[4][PB_MAX_WORDS]; /* img[0]: the kept drawn segments; then their images */
+    uint64_t tried, reduced;       /* calls, reduced keys given */
+    /* A memo of recent answers (pb_reach_memo), or NULL: per entry the
+     * position's hash, ball | to_move << 16 | answer << 32, its drawn
+     * words and the kept words.  An answer is used only for a position
+     * equal to the one it was found for (all words compared). */
+    uint64_t *memo;
+    size_t memo_mask;
+    uint64_t memo_hits;
 } pb_reach;
 
 /* For field f; limit as opts give it: 0 = PB_REACH_LIMIT, < 0 = never. */
 void pb_reach_init(pb_reach *r, const pb_field *f, int limit);
+
+/* Keeps the last answers for about `entries` positions (a power of two
+ * is taken), for a search that asks about the same positions again and
+ * again (proof-number search re-expands its nodes).  0, or -1 if memory is
+ * short (the search then goes on without). */
+int pb_reach_memo(pb_reach *r, size_t entries);
+void pb_reach_free(pb_reach *r);
+
+/* Which positions of a search from root are worth a flood fill (chosen
+ * by measurement, docs/solver.md): when the root's reachable part has at
+ * most 2 * r->limit free segments (an endgame: R only shrinks, so most
+ * positions below are within the limit), every position is tried;
+ * otherwise (a search from the start) only positions with at most
+ * r->limit free segments left on the whole field, whose fill never runs
+ * over.  Which positions get reduced keys changes what is shared, never a
+ * value (3. above).  Until called: every position is tried. */
+void pb_reach_root(pb_reach *r, const pb_position *root);
 
 /* The reduced key of p over the orientations im uses, if p's reachable
  * part has at most r->limit free segments and leaves out some drawn
@@ -73,9 +104,10 @@ void pb_reach_init(pb_reach *r, const pb_field *f, int limit);
  * out alone (the caller keys p in full). */
 int pb_reach_key(pb_reach *r, const pb_images *im, const pb_position *p, uint64_t *out, pb_image_key *k);
 
-/* The ball's component R: marks (lattice bitset, f->nlattice bits) and
- * the mask of segments the reduced key keeps.  Returns the number of free
- * segments in R, or -1 when there are more than max (the fill stops). */
+/* The ball's component R: r->mark (a lattice bitset, f->nlattice bits)
+ * and in r->img[0] the drawn segments the reduced key keeps.  Returns the
+ * number of free segments in R, or -1 when there are more than max (the
+ * fill stops). */
 int pb_reach_fill(pb_reach *r, const pb_position *p, int max);
 
 #endif

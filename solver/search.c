@@ -851,7 +851,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
     sh->progress = o->progress;
     sh->next_report = sh->t0 + 3.0;
-    for (int i = 0; i < nthreads; i++) worker_init(&ws[i], sh, i);
+    for (int i = 0; i < nthreads; i++) worker_init(&ws[i], sh, i), pb_reach_root(&ws[i].reach, p);
     worker *w0 = &ws[0];
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
@@ -1010,9 +1010,17 @@ struct pb_solver {
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store; }
 
+void pb_solver_set_reduce(pb_solver *s, int limit) {
+    s->sh.reduce_limit = limit;
+    pb_reach_init(&s->w.reach, s->f, limit);
+    for (int i = 0; i < s->nthreads; i++) pb_reach_init(&s->ws[i].reach, s->f, limit);
+    if (s->pn) pb_pns_set_reduce(s->pn, limit);
+}
+
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {
     pb_images_choose(&s->sh.im, p, s->sh.full_keys);
+    pb_reach_root(&s->w.reach, p);
     s->sh.deadline = s->limit > 0 ? omp_get_wtime() + s->limit : 0;
     atomic_store(&s->sh.halt, 0);
     s->w.aborted = 0;

@@ -173,6 +173,8 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 /* Limits each later question to `seconds` (0 = none); a question cut
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
+/* Reduced keys (reach.h) from now on: as pb_solve_opts.reduce_limit. */
+void pb_solver_set_reduce(pb_solver *s, int limit);
 /* Saved proofs for the later questions, as pb_solve_opts.proven (NULL =
  * none). */
 void pb_solver_set_proven(pb_solver *s, pb_proven *store);
