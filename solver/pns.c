@@ -709,6 +709,7 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
     st->peak_used = s->tt.used;
     st->probes = s->tt.probes, st->hits = s->tt.hits;
     st->stores = s->tt.stores, st->replaced = s->tt.replaced;
+    st->reduced_keys = s->reach.reduced;
     st->seconds = now_s() - s->t0;
     st->stopped = s->stopped;
 }

@@ -53,6 +53,7 @@ typedef struct pb_pns_stats {
     size_t table_bytes, table_slots;
     size_t peak_used; /* slots ever filled (stores into empty slots) */
     uint64_t probes, hits, stores, replaced;
+    uint64_t reduced_keys; /* keys reduced to the reachable part (reach.h) */
     double seconds;
     int stopped; /* 1 time, 2 node limit, 3 stop flag, 4 memory, 5 cancelled */
 } pb_pns_stats;

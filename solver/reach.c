@@ -76,8 +76,8 @@ void pb_reach_free(pb_reach *r) {
     r->memo = NULL, r->memo_mask = 0;
 }
 
-/* Fills r->img[0] with the kept words of p; 1 if they leave out some drawn
- * segment and at most r->limit free segments are reachable, else 0.  With
+/* Fills r->img[0] with the kept words of p; 1 if at most r->limit free
+ * segments are reachable, else 0.  With
  * a memo, an answer found before for the same position is copied. */
 static int kept_words(pb_reach *r, const pb_position *p, uint64_t bt) {
     const int nw = r->f->nwords;
@@ -92,12 +92,10 @@ static int kept_words(pb_reach *r, const pb_position *p, uint64_t bt) {
             return 1;
         }
     }
+    /* Within the limit the key is reduced even when nothing is left out,
+     * so that it is found by the positions that differ from p outside R
+     * (their keys are these words, under this hash). */
     int reduce = pb_reach_fill(r, p, r->limit) >= 0;
-    if (reduce) {
-        uint64_t cut = 0;
-        for (int i = 0; i < nw; i++) cut |= p->seg[i] ^ r->img[0][i];
-        reduce = cut != 0; /* nothing left out: the full key says the same */
-    }
     if (e) {
         e[0] = p->hash, e[1] = bt | (uint64_t)reduce << 32 | 1ULL << 33;
         memcpy(e + 2, p->seg, sizeof(uint64_t) * (size_t)nw);

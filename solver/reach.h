@@ -98,8 +98,7 @@ void pb_reach_free(pb_reach *r);
 void pb_reach_root(pb_reach *r, const pb_position *root);
 
 /* The reduced key of p over the orientations im uses, if p's reachable
- * part has at most r->limit free segments and leaves out some drawn
- * segment: returns 1 with *k set, its segment words written to out
+ * part has at most r->limit free segments: returns 1 with *k set, its segment words written to out
  * (f->nwords words; k->seg = out).  Otherwise returns 0 and leaves *k and
  * out alone (the caller keys p in full). */
 int pb_reach_key(pb_reach *r, const pb_images *im, const pb_position *p, uint64_t *out, pb_image_key *k);
