@@ -11,10 +11,14 @@
  * Why a reduced key decides the value (docs/solver.md, "Reduced keys",
  * states it rule by rule):
  *  1. The ball only ever moves along free segments: a step of a turn
- *     (book, hockey, docs/rules.md §2), a link of a normal move and a step
- *     of a kick, reflected or not (triple, §3), each runs along a segment
- *     that may be drawn and is not drawn yet.  Drawing only removes free
- *     segments, so every later ball node is in R.
+ *     (book, hockey, docs/rules.md §2), a link of a normal move (to an
+ *     untouched node, so along an undrawn segment; a link onto a goal node
+ *     ends the game, and its segment has an end in R) and a step of a kick,
+ *     reflected at a post or not (triple, §3), each runs along a segment
+ *     that may be drawn and is not drawn yet.  A kick jumps drawn lines and
+ *     touched nodes, never a drawn segment, so R is what the ball can reach
+ *     under the rules.  Drawing only removes free segments, so every later
+ *     ball node is in R.
  *  2. Everything a rule looks at, for a step from a node u of R to v, is
  *     fixed by the field (legal segment, goal node, post, boundary, centre,
  *     the goal's direction in hockey) or is the drawn state of a segment
