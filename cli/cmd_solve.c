@@ -419,7 +419,8 @@ static int parse_options(solve_args *a, int argc, char **argv) {
                     "reduced keys (for measurements; the values are the same)"),
         PB_OPT_TEXT("reduced-keys", "N|off", &a->reduced_keys,
                     "key a position by what its ball can still reach when at most N\n"
-                    "free segments are reachable (default 40); off: never\n"
+                    "free segments are reachable (default: 40 with --algo pn, off\n"
+                    "with ab); off: never\n"
                     "(docs/solver.md; the values are the same)"),
         PB_OPT_JSON(a->o),
         PB_OPT_SVG(a->o, "draw the position with the line of perfect play"),

@@ -410,7 +410,10 @@ static void worker_init(worker *w, shared *sh, int id) {
     memset(w, 0, sizeof *w);
     w->sh = sh;
     w->id = id;
-    pb_reach_init(&w->reach, sh->f, sh->reduce_limit);
+    /* Alpha-beta keys in full unless asked: it computes a key once per
+     * node, and on the (2;8;10) endgames the fills cost more than the
+     * merged nodes save (docs/solver.md, "Reduced keys"). */
+    pb_reach_init(&w->reach, sh->f, sh->reduce_limit ? sh->reduce_limit : -1);
 }
 
 /* ---- the best route from a position (best turn, line, hints) ---- */
@@ -1012,8 +1015,8 @@ void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store
 
 void pb_solver_set_reduce(pb_solver *s, int limit) {
     s->sh.reduce_limit = limit;
-    pb_reach_init(&s->w.reach, s->f, limit);
-    for (int i = 0; i < s->nthreads; i++) pb_reach_init(&s->ws[i].reach, s->f, limit);
+    pb_reach_init(&s->w.reach, s->f, limit ? limit : -1); /* as worker_init */
+    for (int i = 0; i < s->nthreads; i++) pb_reach_init(&s->ws[i].reach, s->f, limit ? limit : -1);
     if (s->pn) pb_pns_set_reduce(s->pn, limit);
 }
 

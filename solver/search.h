@@ -39,7 +39,8 @@ typedef struct pb_solve_opts {
     size_t class_bytes; /* memory cap of the first-turn class list; 0 = PB_SOLVE_CLASS_BYTES */
     int full_keys;      /* no mirror images in the table's keys (tests, measurements) */
     int reduce_limit;   /* reduced keys (reach.h) when at most this many free segments
-                           are reachable; 0 = PB_REACH_LIMIT, < 0 = never */
+                           are reachable; 0 = the default (PB_REACH_LIMIT with
+                           proof-number search, none with alpha-beta), < 0 = never */
     int no_tactics;     /* no "can the mover score this turn?" check (measurements) */
     int algo;           /* PB_ALGO_AB (0) or PB_ALGO_PN */
     pb_proven *proven;  /* saved proofs: consulted (published entries) and told of
