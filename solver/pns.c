@@ -102,11 +102,13 @@
 #define NUM_MAX 0xfffffffeULL
 
 typedef struct table {
+    const pb_field *f;
     int nwords;
     size_t nbuckets, bytes, bucket_words, mapped;
+    size_t cap; /* buckets the mapping holds: nbuckets grows up to it */
     void *raw;
     uint64_t *slots;
-    uint64_t probes, hits, stores, replaced, used;
+    uint64_t probes, hits, stores, replaced, used, grown, lost;
 } table;
 
 typedef struct pns {
@@ -146,15 +148,33 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
 
 /* ---- the table ---- */
 
+/* Growth.  The whole budget is mapped at once (zero pages cost nothing
+ * until written), but the search starts on its first TABLE_START bytes and
+ * doubles the buckets in use (up to the budget) whenever 7/8 of their
+ * ways are taken.  A search that stores little thus touches little memory:
+ * a larger budget costs nothing until a smaller table would be full, where
+ * writing every page of a large table at once made short solves slower
+ * (page faults), the larger the table the slower.  Growing moves each entry
+ * to the bucket of its hash under the new count; the hash is recomputed
+ * from the stored key (pb_key_hash) and checked against the stored filter
+ * bits: an entry that fails the check or finds its new bucket full of more
+ * valuable entries is dropped.  Dropping loses work, never truth (the
+ * table is a cache of proven facts, argument 3 above); so growth changes
+ * node counts, never a value. */
+#define TABLE_START ((size_t)4 << 20)
+
 static int table_init(table *t, const pb_field *f, size_t bytes) {
     memset(t, 0, sizeof *t);
+    t->f = f;
     t->nwords = f->nwords;
     t->bucket_words = (2 * WAYS + WAYS * (size_t)f->nwords + 7) / 8 * 8;
     size_t bucket = t->bucket_words * sizeof(uint64_t);
-    t->nbuckets = bytes / bucket;
+    t->cap = bytes / bucket;
+    if (t->cap < 1) t->cap = 1;
+    if (t->cap > 0xffffffffULL) t->cap = 0xffffffffULL;
+    t->bytes = t->cap * bucket;
+    t->nbuckets = TABLE_START / bucket < t->cap ? TABLE_START / bucket : t->cap;
     if (t->nbuckets < 1) t->nbuckets = 1;
-    if (t->nbuckets > 0xffffffffULL) t->nbuckets = 0xffffffffULL;
-    t->bytes = t->nbuckets * bucket;
     /* Zero pages, page aligned: only the lines the search writes cost
      * memory. */
     t->mapped = t->bytes;
@@ -193,6 +213,60 @@ static int table_find(table *t, uint64_t *b, const uint64_t *seg, uint64_t key) 
         return w;
     }
     return -1;
+}
+
+/* Puts the entry of bucket copy `from`, way w, into bucket b: a free way,
+ * else the way with the least work if the entry has more; else drops it. */
+static void table_place(table *t, const uint64_t *from, int w, uint64_t *b) {
+    int e = -1;
+    for (int v = 0; v < WAYS && e < 0; v++)
+        if (!(b[v] & M_USED)) e = v;
+    if (e < 0) {
+        e = 0;
+        for (int v = 1; v < WAYS; v++)
+            if ((b[v] >> 40) < (b[e] >> 40)) e = v;
+        if ((b[e] >> 40) >= (from[w] >> 40)) {
+            t->lost++;
+            return;
+        }
+        t->lost++, t->used--;
+    }
+    b[e] = from[w];
+    b[WAYS + e] = from[WAYS + w];
+    memcpy(slot_seg(t, b, e), slot_seg(t, (uint64_t *)from, w), sizeof(uint64_t) * (size_t)t->nwords);
+    t->used++;
+}
+
+/* Grows the buckets in use to n (nbuckets < n <= 2 nbuckets, n <= cap).
+ * In place: bucket i's entries go to buckets floor(x n / 2^32) >= i (x:
+ * the low 32 hash bits, floor(x nbuckets / 2^32) = i), so going from the
+ * last bucket down, every target has been emptied or is new. */
+static void table_grow(table *t, size_t n) {
+    uint64_t copy[(2 * WAYS + WAYS * PB_MAX_WORDS + 7) / 8 * 8];
+    const size_t bytes = t->bucket_words * sizeof(uint64_t), old = t->nbuckets;
+    t->nbuckets = n;
+    t->used = 0;
+    for (size_t i = old; i-- > 0;) {
+        uint64_t *b = t->slots + i * t->bucket_words;
+        memcpy(copy, b, bytes);
+        memset(b, 0, bytes);
+        for (int w = 0; w < WAYS; w++) {
+            if (!(copy[w] & M_USED)) continue;
+            uint64_t h = pb_key_hash(t->f, slot_seg(t, copy, w), (int)(copy[w] & 0xffff), (int)((copy[w] >> 16) & 1));
+            if ((copy[w] & M_KEY) != key_bits(copy[w] & 0x1ffff, h)) {
+                t->lost++; /* not placed by its hash: cannot be found again */
+                continue;
+            }
+            table_place(t, copy, w, table_bucket(t, h));
+        }
+    }
+    t->grown++;
+}
+
+/* After a store into an empty way: grows when 7/8 of the ways are taken. */
+static inline void table_maybe_grow(table *t) {
+    if (t->nbuckets < t->cap && t->used * 8 > (uint64_t)t->nbuckets * WAYS * 7)
+        table_grow(t, t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap);
 }
 
 static inline int meta_lo(uint64_t m) { return (int)((m >> 33) & 3) - 1; }
@@ -293,6 +367,7 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
         b[WAYS + e] = (pn < NUM_MAX ? pn : NUM_MAX) | (dn < NUM_MAX ? dn : NUM_MAX) << 32;
     } else m |= b[e] & M_QUESTION;
     b[e] = m;
+    table_maybe_grow(t);
 }
 
 /* ---- polling ---- */
@@ -309,7 +384,7 @@ static void poll(pns *s) {
                 "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, proof-number search: can %s %s? "
                 "root pn %llu dn %llu\n",
                 el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0,
-                100.0 * (double)s->tt.used / (double)(s->tt.nbuckets * WAYS), s->A == PB_TOP ? "Top" : "Bottom",
+                100.0 * (double)s->tt.used / (double)(s->tt.cap * WAYS), s->A == PB_TOP ? "Top" : "Bottom",
                 s->t ? "win" : "avoid losing", (unsigned long long)s->root_pn, (unsigned long long)s->root_dn);
         fflush(s->progress);
     }
@@ -705,8 +780,9 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
     st->iterations = s->iterations;
     st->root_pn = s->root_pn, st->root_dn = s->root_dn;
     st->table_bytes = s->tt.bytes;
-    st->table_slots = s->tt.nbuckets * WAYS;
+    st->table_slots = s->tt.cap * WAYS;
     st->peak_used = s->tt.used;
+    st->grown = s->tt.grown, st->lost = s->tt.lost;
     st->probes = s->tt.probes, st->hits = s->tt.hits;
     st->stores = s->tt.stores, st->replaced = s->tt.replaced;
     st->reduced_keys = s->reach.reduced;

@@ -52,6 +52,8 @@ typedef struct pb_pns_stats {
     uint64_t root_pn, root_dn; /* of the last question when it stopped */
     size_t table_bytes, table_slots;
     size_t peak_used; /* slots ever filled (stores into empty slots) */
+    uint64_t grown;   /* the table grew this often (pns.c, table_grow) */
+    uint64_t lost;    /* entries dropped as it grew (no room, or a key that did not give its hash) */
     uint64_t probes, hits, stores, replaced;
     uint64_t reduced_keys; /* keys reduced to the reachable part (reach.h) */
     double seconds;

@@ -92,6 +92,14 @@ uint64_t pb_position_hash_full(const pb_field *f, const pb_position *p) {
     return h;
 }
 
+uint64_t pb_key_hash(const pb_field *f, const uint64_t *seg, int ball, int to_move) {
+    uint64_t h = f->zobrist_ball[ball];
+    if (to_move == PB_TOP) h ^= f->zobrist_top;
+    for (int w = 0; w < f->nwords; w++)
+        for (uint64_t m = seg[w]; m; m &= m - 1) h ^= f->zobrist_seg[64 * w + __builtin_ctzll(m)];
+    return h;
+}
+
 int pb_position_equal(const pb_field *f, const pb_position *a, const pb_position *b) {
     return a->ball == b->ball && a->to_move == b->to_move &&
            memcmp(a->seg, b->seg, (size_t)f->nwords * sizeof(uint64_t)) == 0;

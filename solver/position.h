@@ -73,6 +73,10 @@ void pb_unstep(const pb_field *f, pb_position *p, const pb_undo *u);
 
 /* The hash recomputed from scratch (to check the incremental one). */
 uint64_t pb_position_hash_full(const pb_field *f, const pb_position *p);
+/* The same hash of a key: drawn-segment words, ball and player to move
+ * (what a table stores; a table that grows places its entries again by
+ * it, so every key's hash must be this function of the key). */
+uint64_t pb_key_hash(const pb_field *f, const uint64_t *seg, int ball, int to_move);
 /* Equal drawn sets, ball and player to move. */
 int pb_position_equal(const pb_field *f, const pb_position *a, const pb_position *b);
 /* Rebuilds deg[] and hash from seg[], ball and to_move. */

@@ -35,6 +35,18 @@
  * larger lower bound, the smaller upper bound): both are proven, so the
  * merge is proven too.  Replacement loses information, never truth.
  *
+ * Growth (one thread): the whole budget is mapped at once (zero pages cost
+ * nothing until written), but the search starts on the first
+ * PB_TT_START bytes and doubles the buckets in use, up to the budget,
+ * when 7/8 of their ways are taken, so a search that stores little
+ * touches little memory and a larger budget costs nothing until a smaller
+ * table would be full.  Each entry moves to the bucket of its hash under
+ * the new count, the hash recomputed from the stored key (pb_key_hash) and
+ * checked against the tag; an entry that fails the check, or finds its
+ * new bucket full of more valuable entries, is dropped: lost work, never
+ * truth.  A shared table is used whole from the start (growing would stop
+ * every thread).
+ *
  * Keys: the table does not know what a key means; the search chooses one
  * orientation of a position among its mirror images (search.c), and the
  * table compares whole keys in that orientation.
@@ -71,7 +83,11 @@ typedef struct pb_tt_bucket {
 typedef struct pb_tt {
     int nwords, kw;             /* segment words, words per key */
     int shared;                 /* lock the buckets (more than one thread) */
-    size_t nbuckets;            /* any number >= 1 (placed by a multiply-shift) */
+    size_t nbuckets;            /* in use: any number >= 1 (placed by a multiply-shift) */
+    size_t cap;                 /* buckets mapped: nbuckets grows up to it (one thread) */
+    size_t used;                /* ways in use (counted with one thread only) */
+    size_t grown, lost;         /* growths; entries whose key did not give their tag */
+    const pb_field *f;          /* to place entries again when growing */
     size_t bytes;               /* memory held */
     pb_tt_bucket *buckets;      /* mmap'd */
     uint64_t *keys;             /* nbuckets * PB_TT_WAYS * kw words (mmap'd) */

@@ -280,6 +280,32 @@ static void test_stopped(void **state) {
     pb_field_free(f);
 }
 
+/* The table grows as it fills (pns.c, table_growth): a search cut at a
+ * node limit on a large budget grew it, doubling each time, and dropped
+ * nothing (every key gave its hash back, pb_key_hash); the value found
+ * with room to grow equals the one found on a table too small to grow. */
+static void test_growth(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 4, 0, 0);
+    pb_position p;
+    pb_position_start(f, &p, PB_TOP);
+    pb_pns_opts o = {0};
+    o.node_limit = 400000;
+    o.table_bytes = (size_t)1 << 30;
+    pb_pns_stats st;
+    pb_pns_value(f, &p, &o, &st);
+    assert_true(st.grown >= 1);
+    assert_int_equal(st.lost, 0);
+    pb_field_free(f);
+    f = ts_field(PB_RULES_HOCKEY, 2, 4, 6, 1, PB_DEAD_END_DRAW);
+    pb_position_start(f, &p, PB_TOP);
+    o.node_limit = 0;
+    int big = pb_pns_value(f, &p, &o, &st);
+    o.table_bytes = 1 << 12;
+    assert_int_equal(pb_pns_value(f, &p, &o, &st), big);
+    pb_field_free(f);
+}
+
 /* A hand-checked position: Bottom to move next to Top's open goal
  * scores at once, so pn proves a win with a single expansion. */
 static void test_goal_at_once(void **state) {
@@ -301,7 +327,8 @@ int main(void) {
         cmocka_unit_test(test_goal_at_once),  cmocka_unit_test(test_starts),
         cmocka_unit_test(test_book_random),   cmocka_unit_test(test_hockey_random),
         cmocka_unit_test(test_triple_random), cmocka_unit_test(test_against_alpha_beta),
-        cmocka_unit_test(test_stopped),       cmocka_unit_test(test_solve_pn),
+        cmocka_unit_test(test_stopped),       cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_solve_pn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
