@@ -92,9 +92,8 @@ static int kept_words(pb_reach *r, const pb_position *p, uint64_t bt) {
             return 1;
         }
     }
-    /* Within the limit the key is reduced even when nothing is left out,
-     * so that it is found by the positions that differ from p outside R
-     * (their keys are these words, under this hash). */
+    /* Within the limit the key is reduced even when nothing is left out
+     * (it is then the full key, found alike). */
     int reduce = pb_reach_fill(r, p, r->limit) >= 0;
     if (e) {
         e[0] = p->hash, e[1] = bt | (uint64_t)reduce << 32 | 1ULL << 33;
@@ -104,19 +103,12 @@ static int kept_words(pb_reach *r, const pb_position *p, uint64_t bt) {
     return reduce;
 }
 
-/* A hash of a key's words (any function of the whole key would do: the
- * table compares whole keys; this one places them evenly). */
-static uint64_t words_hash(const uint64_t *w, int n, uint64_t bt) {
-    uint64_t h = bt * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
-    for (int i = 0; i < n; i++) {
-        h ^= w[i];
-        h *= 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 29;
-    return h;
+/* The Zobrist hash of a key (the kept words w, ball and player to move as
+ * an orientation sees them): the hash pb_key_hash gives the stored key,
+ * so that a table that grows places reduced keys again as it places full
+ * ones, and a key with nothing left out is the full key, hash and all. */
+static uint64_t key_hash(const pb_field *f, int ball, int to_move) {
+    return f->zobrist_ball[ball] ^ (to_move == PB_TOP ? f->zobrist_top : 0);
 }
 
 int pb_reach_key(pb_reach *r, const pb_images *im, const pb_position *p, uint64_t *out, pb_image_key *k) {
@@ -134,18 +126,19 @@ int pb_reach_key(pb_reach *r, const pb_images *im, const pb_position *p, uint64_
     const uint64_t *m = r->img[0];
     r->reduced++;
     int best = 0;
-    uint64_t h = words_hash(m, nw, bt0);
+    uint64_t h = key_hash(f, p->ball, p->to_move);
+    for (int j = 0; j < nw; j++)
+        for (uint64_t b = m[j]; b; b &= b - 1) h ^= f->zobrist_seg[j * 64 + __builtin_ctzll(b)];
     for (int i = 1; i < im->nimg; i++) {
         int o = im->img[i];
-        uint64_t *w = r->img[o];
+        uint64_t *w = r->img[o], ho = key_hash(f, im->node_img[o][p->ball], p->to_move ^ (o >> 1));
         memset(w, 0, sizeof(uint64_t) * (size_t)nw);
         for (int j = 0; j < nw; j++)
             for (uint64_t b = m[j]; b; b &= b - 1) {
                 int s = im->seg_img[o][j * 64 + __builtin_ctzll(b)];
                 w[s >> 6] |= 1ULL << (s & 63);
+                ho ^= f->zobrist_seg[s];
             }
-        uint64_t bt = (uint64_t)(uint16_t)im->node_img[o][p->ball] | (uint64_t)(p->to_move ^ (o >> 1)) << 16;
-        uint64_t ho = words_hash(w, nw, bt);
         if (ho < h) h = ho, best = o;
     }
     memcpy(out, r->img[best], sizeof(uint64_t) * (size_t)nw);

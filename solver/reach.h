@@ -40,7 +40,10 @@
  *  4. Mirror images: a mirror maps R to the image's R and the mask to the
  *     image's mask, so the reduced key of an image is the image of the
  *     reduced key; the orientation is chosen among the reduced images, by
- *     their own hash (images.h's rule: any fixed choice among whole images).
+ *     their own Zobrist hash, recomputed over the kept segments (the
+ *     incremental hash cannot follow a mask; images.h's rule: any fixed
+ *     choice among whole images).  A key with nothing left out is then the
+ *     full key exactly.
  * The stored best step is a free segment at the ball, the same in every
  * position of the key.  Match play (the ball back on the centre after a
  * goal) is not a single game and never uses these keys.
