@@ -12,6 +12,8 @@ void pb_reach_init(pb_reach *r, const pb_field *f, int limit) {
     r->diagonals = f->spec.rules == PB_RULES_TRIPLE;
     r->tried = r->reduced = 0;
     r->small_root = 1;
+    r->least = limit == 0 ? PB_REACH_LEAST : 0;
+    r->idle = 0;
     for (int i = 0; i < f->nlattice; i++) {
         int n = 0;
         for (int d = 0; d < 8 && pb_is_node(f, i); d++)
@@ -59,7 +61,9 @@ int pb_reach_fill(pb_reach *r, const pb_position *p, int max) {
 }
 
 void pb_reach_root(pb_reach *r, const pb_position *root) {
-    r->small_root = r->limit > 0 && pb_reach_fill(r, root, 2 * r->limit) >= 0;
+    int n = r->limit > 0 ? pb_reach_fill(r, root, 2 * r->limit) : -1;
+    r->small_root = n >= 0;
+    r->idle = n >= 0 && n <= r->least;
 }
 
 int pb_reach_memo(pb_reach *r, size_t entries) {
@@ -114,7 +118,7 @@ static uint64_t key_hash(const pb_field *f, int ball, int to_move) {
 int pb_reach_key(pb_reach *r, const pb_images *im, const pb_position *p, uint64_t *out, pb_image_key *k) {
     const pb_field *f = r->f;
     const int nw = f->nwords;
-    if (r->limit <= 0) return 0;
+    if (r->limit <= 0 || r->idle) return 0;
     if (!r->small_root) {
         int drawn = 0;
         for (int i = 0; i < nw; i++) drawn += __builtin_popcountll(p->seg[i]);

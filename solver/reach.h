@@ -58,6 +58,9 @@
 /* By measurement (docs/solver.md): reduce only when at most this many free
  * segments are reachable; beyond it the flood fill is cut short. */
 #define PB_REACH_LIMIT 40
+/* By measurement too: with the default limit, a search whose root reaches
+ * at most this many free segments is too small for fills to pay. */
+#define PB_REACH_LEAST 32
 
 /* A legal segment at a node: its index and the node at its other end. */
 typedef struct pb_reach_link {
@@ -68,7 +71,9 @@ typedef struct pb_reach {
     const pb_field *f;
     int limit;     /* reduce when at most this many free segments are reachable; 0 = never */
     int diagonals; /* triple: keep the drawn diagonals of R's cells (no-crossing rule) */
-    int small_root; /* the root's reachable part is within the limit (pb_reach_root) */
+    int small_root; /* the root's reachable part is within twice the limit (pb_reach_root) */
+    int least;      /* no reduced keys below a root reaching at most this many free segments */
+    int idle;       /* the current root is one of those */
     uint8_t nlinks[PB_MAX_LATTICE];
     pb_reach_link links[PB_MAX_LATTICE][8]; /* the legal segments at each node */
     uint64_t mark[PB_MAX_LATTICE / 64 + 1]; /* R, a lattice bitset */
@@ -84,7 +89,8 @@ typedef struct pb_reach {
     uint64_t memo_hits;
 } pb_reach;
 
-/* For field f; limit as opts give it: 0 = PB_REACH_LIMIT, < 0 = never. */
+/* For field f; limit as opts give it: 0 = PB_REACH_LIMIT (and
+ * PB_REACH_LEAST), < 0 = never. */
 void pb_reach_init(pb_reach *r, const pb_field *f, int limit);
 
 /* Keeps the last answers for about `entries` positions (a power of two
@@ -100,8 +106,10 @@ void pb_reach_free(pb_reach *r);
  * positions below are within the limit), every position is tried;
  * otherwise (a search from the start) only positions with at most
  * r->limit free segments left on the whole field, whose fill never runs
- * over.  Which positions get reduced keys changes what is shared, never a
- * value (3. above).  Until called: every position is tried. */
+ * over.  With the default limit, a root reaching at most PB_REACH_LEAST
+ * free segments gets no reduced keys at all.  Which positions get reduced
+ * keys changes what is shared, never a value (3. above).  Until called:
+ * every position is tried. */
 void pb_reach_root(pb_reach *r, const pb_position *root);
 
 /* The reduced key of p over the orientations im uses, if p's reachable
