@@ -46,6 +46,23 @@ static void fence_ball(const pb_field *f, pb_position *p) {
     fence_set(f, p, in);
 }
 
+/* The start with the nodes `inside` fenced in and the ball on `ball`. */
+static void fenced_start(const pb_field *f, pb_position *p, const char *const *inside, int n, const char *ball) {
+    pb_position_start(f, p, PB_TOP);
+    fence(f, p, inside, n);
+    pb_set_ball(f, p, ts_node(f, ball));
+}
+
+/* f's orientations (the identity alone until told) and reduced keys at
+ * the default limit (free with free()). */
+static pb_reach *keyer(const pb_field *f, pb_images *im) {
+    assert_int_equal(pb_images_init(im, f), 0);
+    pb_reach *r = malloc(sizeof *r);
+    assert_non_null(r);
+    pb_reach_init(r, f, 0);
+    return r;
+}
+
 typedef struct keyed {
     int reduced;
     pb_image_key k;
@@ -73,9 +90,7 @@ static void test_fenced_square(void **state) {
     pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 8, 0, 0);
     static const char *const square[] = {"c4", "d4", "c5", "d5"};
     pb_position a, b, c, m;
-    pb_position_start(f, &a, PB_TOP);
-    fence(f, &a, square, 4);
-    pb_set_ball(f, &a, ts_node(f, "c4"));
+    fenced_start(f, &a, square, 4, "c4");
     b = a;
     ts_draw(f, &a, "f9", "f10");
     ts_draw(f, &a, "b9", "c10");
@@ -83,10 +98,7 @@ static void test_fenced_square(void **state) {
     c = a;
     ts_draw(f, &c, "c5", "d5");
     pb_images im;
-    assert_int_equal(pb_images_init(&im, f), 0);
-    pb_reach *r = malloc(sizeof *r);
-    assert_non_null(r);
-    pb_reach_init(r, f, 0);
+    pb_reach *r = keyer(f, &im);
     assert_int_equal(pb_reach_fill(r, &a, 40), 6);
     keyed ka = key_of(r, &im, &a), kb = key_of(r, &im, &b), kc = key_of(r, &im, &c);
     assert_true(ka.reduced && kb.reduced && kc.reduced);
@@ -134,16 +146,11 @@ static void diagonal_case(pb_rules rules, int kept) {
     pb_field *f = ts_field(rules, 2, 6, 8, 0, 0);
     static const char *const pair[] = {"c4", "d5"};
     pb_position a, b;
-    pb_position_start(f, &a, PB_TOP);
-    fence(f, &a, pair, 2);
-    pb_set_ball(f, &a, ts_node(f, "c4"));
+    fenced_start(f, &a, pair, 2, "c4");
     b = a;
     ts_draw(f, &b, "d4", "c5");
     pb_images im;
-    assert_int_equal(pb_images_init(&im, f), 0);
-    pb_reach *r = malloc(sizeof *r);
-    assert_non_null(r);
-    pb_reach_init(r, f, 0);
+    pb_reach *r = keyer(f, &im);
     assert_int_equal(pb_reach_fill(r, &a, 40), 1);
     keyed ka = key_of(r, &im, &a), kb = key_of(r, &im, &b);
     assert_int_equal(same_key(f, &ka, &kb), !kept);
