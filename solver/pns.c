@@ -287,8 +287,8 @@ static inline pb_image_key plain_key(const pb_position *p) {
 }
 
 /* The table key of p whose full key is k: reduced when p's reachable part
- * is small and leaves drawn segments out (reach.h: the reduced key decides
- * the value as the full one does), else k itself.  A reduced key's words
+ * is within the limit (reach.h: the reduced key decides the value as the
+ * full one does), else k itself.  A reduced key's words
  * are s->rseg, good until the next call. */
 static inline pb_image_key table_key(pns *s, const pb_position *p, pb_image_key k) {
     pb_reach_key(&s->reach, &s->im, p, s->rseg, &k);

@@ -157,10 +157,10 @@ static void shared_free(shared *sh) {
     pb_images_free(&sh->im);
 }
 
-/* The table key of p: its reduced key when p's reachable part is small
- * and leaves drawn segments out (reach.h: it decides the value as the full
- * key does; its words go to rseg, PB_MAX_WORDS words), else its
- * orientation with the smallest hash; *orient receives which. */
+/* The table key of p: its reduced key when the worker's reduced keys are
+ * on and p's reachable part is within their limit (reach.h: it decides the
+ * value as the full key does; its words go to rseg, PB_MAX_WORDS words),
+ * else its orientation with the smallest hash; *orient receives which. */
 static inline pb_tt_key key_of(worker *w, const pb_position *p, int *orient, uint64_t *rseg) {
     pb_image_key ik = pb_images_key(&w->sh->im, &w->ims, p);
     pb_reach_key(&w->reach, &w->sh->im, p, rseg, &ik);
