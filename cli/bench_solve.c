@@ -1,8 +1,10 @@
 /* bench_solve.c - `paperball bench --solve`: the solver on fixed positions
  * in several configurations (value first with 1 and N threads, every
- * first-turn class, keys without mirror images, no quick tactics, an 8x
- * larger table), and on (2;8;10) endgames reached by seeded random play,
- * many in one process: value, nodes, wall and CPU time.  And `paperball
+ * first-turn class, keys without mirror images, reduced keys the other way
+ * than the method's default, no quick tactics, an 8x larger table), and on
+ * (2;8;10) endgames reached by seeded random play, many in one process,
+ * with the method's keys and the other way: value, nodes, wall and CPU
+ * time.  And `paperball
  * bench signature`: the total nodes of one-thread solves of the fixed
  * positions with a fixed table, a figure that changes exactly when the
  * search does (tests/bench_signature.txt holds the current one). */
@@ -12,6 +14,7 @@
 #include <time.h>
 
 #include "../solver/json.h"
+#include "../solver/reach.h"
 #include "../solver/search.h"
 #include "bench.h"
 
@@ -66,21 +69,24 @@ static double cpu_seconds(void) {
 typedef struct config {
     const char *name;
     int algo, threads2, first_turns, full_keys, no_tactics, big_hash;
+    int reduce_limit; /* reduced keys: 0 the method's default, -1 none, else the limit */
 } config;
 
 /* Proof-number search (the default) and its parts, then alpha-beta. */
 static const config configs[] = {
-    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0},
-    {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0},
-    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0},
-    {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0},
-    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1},
-    {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0},
-    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0},
-    {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0},
-    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0},
-    {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0},
-    {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1},
+    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0, 0},
+    {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0, 0},
+    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0, 0},
+    {"pn no reduced keys", PB_ALGO_PN, 0, 0, 0, 0, 0, -1},
+    {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0, 0},
+    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1, 0},
+    {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0, 0},
+    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0, 0},
+    {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0, 0},
+    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0, 0},
+    {"ab reduced keys", PB_ALGO_AB, 0, 0, 0, 0, 0, PB_REACH_LIMIT},
+    {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0, 0},
+    {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1, 0},
 };
 
 /* A small deterministic generator (no global state). */
@@ -137,12 +143,13 @@ static int cmp_double(const void *a, const void *b) {
  * (its table, default size, and its search are reused from position to
  * position: no table is mapped per position): median, mean and largest
  * time. */
-static int bench_endgames(int least, int most, int count, int algo, pb_json *j) {
+static int bench_endgames(int least, int most, int count, int algo, int reduce_limit, pb_json *j) {
     pb_field_spec sp = {PB_RULES_BOOK, 2, 8, 10, 0, PB_DEAD_END_DRAW};
     char err[256], name[64];
     pb_field *f = pb_field_new(&sp, err, sizeof err);
     if (!f) return pb_fail(PB_EXIT_FAIL, "bench: %s", err);
     pb_solver *sv = pb_solver_new_algo(f, 0, algo);
+    if (sv && reduce_limit) pb_solver_set_reduce(sv, reduce_limit);
     double *ms = malloc(sizeof(double) * (size_t)count);
     pb_position *p = malloc(sizeof *p);
     if (!sv || !ms || !p) {
@@ -166,7 +173,8 @@ static int bench_endgames(int least, int most, int count, int algo, pb_json *j) 
     double cpu = cpu_seconds() - c0, sum = 0;
     qsort(ms, (size_t)n, sizeof(double), cmp_double);
     for (int i = 0; i < n; i++) sum += ms[i];
-    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s", least, most, algo == PB_ALGO_PN ? "pn" : "ab");
+    snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s%s", least, most, algo == PB_ALGO_PN ? "pn" : "ab",
+             reduce_limit < 0 ? " no reduced keys" : reduce_limit > 0 ? " reduced keys" : "");
     if (j) {
         pb_json_object(j, NULL);
         pb_json_str(j, "name", name);
@@ -284,6 +292,7 @@ static int solve_position(const solve_pos *b, int nthreads, size_t hash, pb_json
         so.no_pv = 1;
         so.first_turns = cf->first_turns;
         so.full_keys = cf->full_keys;
+        so.reduce_limit = cf->full_keys ? -1 : cf->reduce_limit;
         so.no_tactics = cf->no_tactics;
         pb_solve_result r;
         double c0 = cpu_seconds(), t0 = omp_get_wtime();
@@ -320,10 +329,14 @@ int pb_bench_solve(const pb_opts *o) {
         if (st != PB_EXIT_OK) return st;
     }
     if (o->json) pb_json_end(&j), pb_json_array(&j, "endgames");
-    for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++) {
-        rc |= bench_endgames(1, 32, 150, algo, o->json ? &j : NULL);
-        rc |= bench_endgames(40, 80, 40, algo, o->json ? &j : NULL);
-    }
+    /* Each set as the method keys by default, then the other way (alpha-
+     * beta with reduced keys, proof-number search without), side by side. */
+    for (int algo = PB_ALGO_AB; algo <= PB_ALGO_PN; algo++)
+        for (int other = 0; other <= 1; other++) {
+            int limit = !other ? 0 : algo == PB_ALGO_AB ? PB_REACH_LIMIT : -1;
+            rc |= bench_endgames(1, 32, 150, algo, limit, o->json ? &j : NULL);
+            rc |= bench_endgames(40, 80, 40, algo, limit, o->json ? &j : NULL);
+        }
     if (o->json) pb_json_end(&j), pb_json_end(&j);
     return rc;
 }

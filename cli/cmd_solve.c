@@ -380,6 +380,9 @@ typedef struct solve_args {
     const char *algo_asked; /* --algo as given, NULL if not */
     const char *job_nodes;  /* --job-nodes as given */
     double save_every;
+    int reduce_limit; /* --reduced-keys parsed: 0 default, -1 off */
+    int full_keys;            /* --full-keys: no mirror images, no reduced keys */
+    const char *reduced_keys; /* --reduced-keys as given */
 } solve_args;
 
 static int parse_options(solve_args *a, int argc, char **argv) {
@@ -411,6 +414,14 @@ static int parse_options(solve_args *a, int argc, char **argv) {
                     "pn: proof-number search (the default; its threads take\n"
                     "whole first-turn classes); ab: alpha-beta (the default\n"
                     "with --mpi); docs/solver.md"),
+        PB_OPT_FLAG("full-keys", &a->full_keys,
+                    "key every position in full in the table: no mirror images, no\n"
+                    "reduced keys (for measurements; the values are the same)"),
+        PB_OPT_TEXT("reduced-keys", "N|off", &a->reduced_keys,
+                    "key a position by what its ball can still reach when at most N\n"
+                    "free segments are reachable (default: 40 with --algo pn, off\n"
+                    "with ab); off: never\n"
+                    "(docs/solver.md; the values are the same)"),
         PB_OPT_JSON(a->o),
         PB_OPT_SVG(a->o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(a->o, "a page that replays that line step by step"),
@@ -445,6 +456,20 @@ static int choose_algo(solve_args *a) {
     return PB_CLI_GO;
 }
 
+/* --reduced-keys N|off into a->reduce_limit.  PB_CLI_GO, or the status. */
+static int parse_keys(solve_args *a) {
+    const char *t = a->reduced_keys;
+    if (!t) return PB_CLI_GO;
+    if (!strcmp(t, "off")) return a->reduce_limit = -1, PB_CLI_GO;
+    char *end;
+    long n = strtol(t, &end, 10);
+    if (end == t || *end || n < 1 || n > PB_MAX_SEGMENTS)
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --reduced-keys: expected a count of free segments or off",
+                       t);
+    a->reduce_limit = (int)n;
+    return PB_CLI_GO;
+}
+
 /* The options that do not go together (checked once the field and the
  * record are loaded: their errors come first).  PB_CLI_GO, or the status. */
 static int check_options(const solve_args *a) {
@@ -461,6 +486,8 @@ static int check_options(const solve_args *a) {
                                       "--first-turns, --all-routes, --algo pn");
     if (o->batch && (sh->all_routes || sh->first_turns))
         return pb_fail(PB_EXIT_USAGE, "--batch gives values and best turns only (no --first-turns, --all-routes)");
+    if ((o->batch || o->match || o->mpi) && (a->full_keys || a->reduced_keys))
+        return pb_fail(PB_EXIT_USAGE, "--full-keys and --reduced-keys are for one solve (no --batch, --match, --mpi)");
     if ((o->batch || o->match) && (o->checkpoint || o->resume))
         return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
     return PB_CLI_GO;
@@ -551,6 +578,8 @@ static int search(solve_run *s, pb_solve_result *r, pb_cluster_stats *cs) {
     so.progress = o->quiet ? NULL : stderr;
     so.first_turns = s->a->show.first_turns;
     so.algo = !strcmp(s->a->algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB;
+    so.reduce_limit = s->a->reduce_limit;
+    if (s->a->full_keys) so.full_keys = 1, so.reduce_limit = -1;
     if (s->a->show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &s->a->show;
     struct sigaction old[2];
     pb_stop_catch(old);
@@ -656,6 +685,7 @@ int cmd_solve(int argc, char **argv) {
     solve_args a = {.save_every = 60};
     int rc = parse_options(&a, argc, argv);
     if (rc == PB_CLI_GO) rc = choose_algo(&a);
+    if (rc == PB_CLI_GO) rc = parse_keys(&a);
     if (rc != PB_CLI_GO) return rc;
     pb_field *f;
     pb_game g;

@@ -69,6 +69,7 @@
 
 #include "images.h"
 #include "process.h"
+#include "reach.h"
 #include "tactics.h"
 #include "triple.h"
 
@@ -117,6 +118,8 @@ typedef struct pns {
     int eps;            /* threshold slack in 1/1024, < 0: none */
     pb_images im;       /* orientations keyed alike (images.h) */
     pb_image_state ims; /* of the current position (book, hockey) */
+    pb_reach reach;     /* reduced keys (reach.h) */
+    uint64_t rseg[PB_MAX_WORDS]; /* the segment words of the last reduced key */
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
@@ -283,19 +286,30 @@ static inline pb_image_key plain_key(const pb_position *p) {
     return k;
 }
 
+/* The table key of p whose full key is k: reduced when p's reachable part
+ * is within the limit (reach.h: the reduced key decides the value as the
+ * full one does), else k itself.  A reduced key's words
+ * are s->rseg, good until the next call. */
+static inline pb_image_key table_key(pns *s, const pb_position *p, pb_image_key k) {
+    pb_reach_key(&s->reach, &s->im, p, s->rseg, &k);
+    return k;
+}
+
 /* The numbers of a position for the current question: (0, INF) or
  * (INF, 0) when the stored bounds decide it, the stored numbers when they
  * belong to this question, else the initial guess: 1 to answer for the
- * chooser, `moves` (its number of choices) against. */
-static int lookup(pns *s, const pb_image_key *k, int to_move, int moves, int or_node, uint64_t *pn, uint64_t *dn) {
+ * chooser, `moves` (its number of choices) against.  k: the table key;
+ * full: the position's full key, which the saved proofs are kept by. */
+static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int to_move, int moves, int or_node,
+                  uint64_t *pn, uint64_t *dn) {
     table *t = &s->tt;
     uint64_t *b = table_bucket(t, k->hash);
     int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
     if (moves < 1) moves = 1;
     *pn = or_node ? 1 : (uint64_t)moves;
     *dn = or_node ? (uint64_t)moves : 1;
-    int pd = s->proven ? pb_proven_question(s->proven, k->seg, (int)(k->bt & 0xffff), (int)(k->bt >> 16), k->hash,
-                                            s->A ^ (k->orient >> 1), s->t)
+    int pd = s->proven ? pb_proven_question(s->proven, full->seg, (int)(full->bt & 0xffff), (int)(full->bt >> 16),
+                                            full->hash, s->A ^ (full->orient >> 1), s->t)
                        : 0; /* saved proofs consulted here (the question as the key's image sees it) */
     if (pd) *pn = pd > 0 ? 0 : PN_INF, *dn = pd > 0 ? PN_INF : 0;
     if (pd) return 1;
@@ -461,8 +475,8 @@ static void child_numbers(pns *s, pb_position *p, pb_step_result r, int loser, u
         leaf(s, loser, cp, cd);
         return;
     }
-    pb_image_key k = pb_images_key(&s->im, &s->ims, p);
-    if (lookup(s, &k, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
+    pb_image_key full = pb_images_key(&s->im, &s->ims, p), k = table_key(s, p, full);
+    if (lookup(s, &k, &full, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
     if (r != PB_STEP_STOP || !s->tactics) return;
     uint64_t *seen = &s->no_score[p->hash & s->no_score_mask];
     int budget = PB_SCORE_BUDGET;
@@ -529,7 +543,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
             if (s->stopped) return;
         }
     }
-    pb_image_key key = pb_images_key(&s->im, &s->ims, p);
+    pb_image_key key = table_key(s, p, pb_images_key(&s->im, &s->ims, p));
     store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
@@ -554,8 +568,8 @@ static int collect_ply(void *ctx, const pb_field *f, pb_position *after, const p
     uint64_t cp, cd;
     if (r->end != PB_END_NONE) leaf(s, r->loser, &cp, &cd);
     else {
-        pb_image_key k = plain_key(after);
-        lookup(s, &k, after->to_move, 1, 1, &cp, &cd);
+        pb_image_key full = plain_key(after), k = table_key(s, after, full);
+        lookup(s, &k, &full, after->to_move, 1, 1, &cp, &cd);
     }
     if ((c->or_node && cp == 0) || (!c->or_node && cd == 0)) {
         c->decided = 1;
@@ -649,7 +663,7 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     free(c.hash);
     free(c.k);
     if (s->stopped) return;
-    pb_image_key key = plain_key(p);
+    pb_image_key key = table_key(s, p, plain_key(p));
     store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
@@ -690,6 +704,7 @@ static void pns_release(pb_pns *x) {
     free(x->s.no_score);
     pb_tactics_free(&x->s.tac);
     pb_images_free(&x->s.im);
+    pb_reach_free(&x->s.reach);
     free(x);
 }
 
@@ -706,6 +721,8 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->progress = o->progress;
     s->tactics = !o->no_tactics && pb_turns_are_steps(f); /* the goal walk follows single steps */
     s->full_keys = o->full_keys;
+    pb_reach_init(&s->reach, f, o->reduce_limit);
+    pb_reach_memo(&s->reach, 2048); /* df-pn asks about the same positions again at each re-expansion */
     s->proven = o->proven; /* saved proofs (proven.h) */
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
@@ -723,6 +740,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     /* The orientations the root is symmetric under, kept for every later
      * question: positions met from this root (images.h). */
     if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, o->full_keys);
+    pb_reach_root(&s->reach, root);
     return x;
 }
 
@@ -767,6 +785,7 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
     st->grown = s->tt.grown, st->lost = s->tt.lost;
     st->probes = s->tt.probes, st->hits = s->tt.hits;
     st->stores = s->tt.stores, st->replaced = s->tt.replaced;
+    st->reduced_keys = s->reach.reduced;
     st->seconds = now_s() - s->t0;
     st->stopped = s->stopped;
 }
@@ -774,6 +793,13 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
 const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
 
 void pb_pns_set_cancel(pb_pns *x, atomic_int *cancel) { x->s.cancel = cancel; }
+
+/* The table may hold keys of both kinds: each decides its value (reach.h). */
+void pb_pns_set_reduce(pb_pns *x, int limit) {
+    pb_reach_free(&x->s.reach);
+    pb_reach_init(&x->s.reach, x->s.f, limit);
+    pb_reach_memo(&x->s.reach, 2048);
+}
 
 /* Why a kept table serves any later root: every entry is keyed by the
  * whole image it was stored under (segment words, ball, player), and an
@@ -787,6 +813,7 @@ void pb_pns_rearm(pb_pns *x, const pb_position *root, double seconds) {
     if (s->stopped == 1 || s->stopped == 5) s->stopped = 0;
     s->deadline = seconds > 0 ? now_s() + seconds : 0;
     if (s->f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, s->full_keys);
+    pb_reach_root(&s->reach, root);
 }
 
 int pb_pns_known(pb_pns *x, const pb_position *p) {
@@ -794,7 +821,7 @@ int pb_pns_known(pb_pns *x, const pb_position *p) {
     pb_image_state *st = malloc(sizeof *st);
     if (!st) return PB_UNKNOWN;
     pb_images_reset(&s->im, st, p);
-    pb_image_key k = pb_images_key(&s->im, st, p);
+    pb_image_key k = table_key(s, p, pb_images_key(&s->im, st, p));
     free(st);
     table *t = &s->tt;
     uint64_t *b = table_bucket(t, k.hash);

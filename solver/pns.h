@@ -35,6 +35,9 @@ typedef struct pb_pns_opts {
                                         0 = 1024 (e = 1), negative = none */
     int full_keys;               /* no mirror images in the table's keys
                                         (tests, measurements) */
+    int reduce_limit;            /* reduced keys (reach.h) when at most this many
+                                        free segments are reachable; 0 =
+                                        PB_REACH_LIMIT, < 0 = never */
     int no_tactics;              /* no "can the new mover score?" check at
                                         turn starts (measurements) */
     pb_proven *proven;           /* saved proofs: consulted (published entries) and told of
@@ -52,6 +55,7 @@ typedef struct pb_pns_stats {
     uint64_t grown;   /* the table grew this often (pns.c, table_grow) */
     uint64_t lost;    /* entries dropped as it grew (no room, or a key that did not give its hash) */
     uint64_t probes, hits, stores, replaced;
+    uint64_t reduced_keys; /* keys reduced to the reachable part (reach.h) */
     double seconds;
     int stopped; /* 1 time, 2 node limit, 3 stop flag, 4 memory, 5 cancelled */
 } pb_pns_stats;
@@ -74,6 +78,8 @@ int pb_pns_solve(pb_pns *s, const pb_position *p);
 void pb_pns_get_stats(const pb_pns *s, pb_pns_stats *st);
 /* Replaces the cancel flag of pb_pns_opts (NULL: none). */
 void pb_pns_set_cancel(pb_pns *s, atomic_int *cancel);
+/* Reduced keys (reach.h) from now on: as pb_pns_opts.reduce_limit. */
+void pb_pns_set_reduce(pb_pns *s, int limit);
 /* Starts a new root for a search kept across unrelated positions (a
  * batch): the orientations chosen for root (as pb_pns_new), the time limit
  * counted afresh from now (seconds, 0 = none), and a search stopped by its

@@ -82,6 +82,7 @@
 #include <string.h>
 
 #include "images.h"
+#include "reach.h"
 #include "line.h"
 #include "pns.h"
 #include "tactics.h"
@@ -98,6 +99,7 @@ typedef struct shared {
     pb_tactics tac; /* goal steps, "can the mover score?" */
     pb_images im;   /* orientations tried for a key (images.h) */
     int tactics, full_keys;
+    int reduce_limit;  /* reduced keys (reach.h): as pb_solve_opts */
     pb_proven *proven; /* saved proofs (proven.h); NULL = none */
     int nthreads;
     atomic_uint busy[BUSY_SLOTS];
@@ -121,6 +123,7 @@ typedef struct worker {
     atomic_int *job_done; /* abandon the search when set; may be NULL */
     int aborted;
     pb_image_state ims; /* the orientations of the current position */
+    pb_reach reach;     /* reduced keys (reach.h) */
 } worker;
 
 const char *pb_value_name(int v) {
@@ -155,10 +158,13 @@ static void shared_free(shared *sh) {
     pb_images_free(&sh->im);
 }
 
-/* The table key of p: its orientation with the smallest hash; *orient
- * receives which. */
-static inline pb_tt_key key_of(const worker *w, const pb_position *p, int *orient) {
+/* The table key of p: its reduced key when the worker's reduced keys are
+ * on and p's reachable part is within their limit (reach.h: it decides the
+ * value as the full key does; its words go to rseg, PB_MAX_WORDS words),
+ * else its orientation with the smallest hash; *orient receives which. */
+static inline pb_tt_key key_of(worker *w, const pb_position *p, int *orient, uint64_t *rseg) {
     pb_image_key ik = pb_images_key(&w->sh->im, &w->ims, p);
+    pb_reach_key(&w->reach, &w->sh->im, p, rseg, &ik);
     *orient = ik.orient;
     pb_tt_key key = {ik.hash, ik.seg, ik.bt};
     return key;
@@ -374,7 +380,8 @@ static int search_steps(worker *w, pb_position *p, int alpha, int beta, int ply,
     if ((++w->calls & POLL_MASK) == 0) poll(w);
     if (w->aborted) return 0;
     int orient, ttbest = 8, cut;
-    pb_tt_key key = key_of(w, p, &orient);
+    uint64_t rseg[PB_MAX_WORDS];
+    pb_tt_key key = key_of(w, p, &orient, rseg);
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
     if (sh->proven && pb_proven_cut(sh->proven, p, &alpha, &beta, &cut)) return cut; /* saved proofs consulted here */
     ttbest = pb_dir_img(orient, ttbest);
@@ -430,11 +437,11 @@ static int search_turns(worker *w, pb_position *p, int alpha, int beta) {
     if (w->aborted) return 0;
     int orient, ttbest = 8, cut;
     pb_images_reset(&w->sh->im, &w->ims, p);
-    pb_tt_key key = key_of(w, p, &orient);
-    /* The key points into the worker's orientations, which the children
-     * overwrite: keep a copy of the segments for the store. */
     uint64_t seg[PB_MAX_WORDS];
-    if (orient) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
+    pb_tt_key key = key_of(w, p, &orient, seg);
+    /* The key may point into the worker's orientations, which the children
+     * overwrite: keep a copy of the segments for the store. */
+    if (orient && key.seg != seg) memcpy(seg, key.seg, sizeof(uint64_t) * (size_t)w->sh->f->nwords), key.seg = seg;
     if (probe(w, &key, &alpha, &beta, &ttbest, &cut)) return cut;
     if (w->sh->proven && pb_proven_cut(w->sh->proven, p, &alpha, &beta, &cut))
         return cut; /* saved proofs consulted here */
@@ -469,6 +476,10 @@ static void worker_init(worker *w, shared *sh, int id) {
     memset(w, 0, sizeof *w);
     w->sh = sh;
     w->id = id;
+    /* Alpha-beta keys in full unless asked: it computes a key once per
+     * node, and on the (2;8;10) endgames the fills cost more than the
+     * merged nodes save (docs/solver.md, "Reduced keys"). */
+    pb_reach_init(&w->reach, sh->f, sh->reduce_limit ? sh->reduce_limit : -1);
 }
 
 /* ---- the best route from a position (best turn, line, hints) ---- */
@@ -890,6 +901,7 @@ static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const 
     po.stop = o->stop;
     po.progress = o->progress;
     po.full_keys = o->full_keys;
+    po.reduce_limit = o->reduce_limit;
     po.no_tactics = o->no_tactics;
     po.proven = o->proven;
     return po;
@@ -925,13 +937,14 @@ static int solve_start(const pb_field *f, const pb_position *p, const pb_solve_o
     }
     shared *sh = pv->sh;
     sh->tactics = !o->no_tactics;
+    sh->reduce_limit = o->reduce_limit;
     sh->proven = o->proven; /* saved proofs (proven.h) */
     pb_images_choose(&sh->im, p, sh->full_keys);
     sh->stop = o->stop;
     sh->deadline = o->time_limit > 0 ? sh->t0 + o->time_limit : 0;
     sh->progress = o->progress;
     sh->next_report = sh->t0 + 3.0;
-    for (int i = 0; i < nthreads; i++) worker_init(&pv->ws[i], sh, i);
+    for (int i = 0; i < nthreads; i++) worker_init(&pv->ws[i], sh, i), pb_reach_root(&pv->ws[i].reach, p);
     if (o->algo != PB_ALGO_PN) return 0;
     pv->po = solve_pn_opts(f, p, o, nthreads);
     pv->pn = pb_pns_new(f, p, &pv->po);
@@ -1121,9 +1134,17 @@ struct pb_solver {
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
 void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store; }
 
+void pb_solver_set_reduce(pb_solver *s, int limit) {
+    s->sh.reduce_limit = limit;
+    pb_reach_init(&s->w.reach, s->f, limit ? limit : -1); /* as worker_init */
+    for (int i = 0; i < s->nthreads; i++) pb_reach_init(&s->ws[i].reach, s->f, limit ? limit : -1);
+    if (s->pn) pb_pns_set_reduce(s->pn, limit);
+}
+
 /* Arms the time limit and chooses the keys for one question about p. */
 static void solver_begin(pb_solver *s, const pb_position *p) {
     pb_images_choose(&s->sh.im, p, s->sh.full_keys);
+    pb_reach_root(&s->w.reach, p);
     s->sh.deadline = s->limit > 0 ? omp_get_wtime() + s->limit : 0;
     atomic_store(&s->sh.halt, 0);
     s->w.aborted = 0;

@@ -38,6 +38,9 @@ typedef struct pb_solve_opts {
     void *all_routes_ctx;
     size_t class_bytes; /* memory cap of the first-turn class list; 0 = PB_SOLVE_CLASS_BYTES */
     int full_keys;      /* no mirror images in the table's keys (tests, measurements) */
+    int reduce_limit;   /* reduced keys (reach.h) when at most this many free segments
+                           are reachable; 0 = the default (PB_REACH_LIMIT with
+                           proof-number search, none with alpha-beta), < 0 = never */
     int no_tactics;     /* no "can the mover score this turn?" check (measurements) */
     int algo;           /* PB_ALGO_AB (0) or PB_ALGO_PN */
     pb_proven *proven;  /* saved proofs: consulted (published entries) and told of
@@ -171,6 +174,8 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 /* Limits each later question to `seconds` (0 = none); a question cut
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
+/* Reduced keys (reach.h) from now on: as pb_solve_opts.reduce_limit. */
+void pb_solver_set_reduce(pb_solver *s, int limit);
 /* Saved proofs for the later questions, as pb_solve_opts.proven (NULL =
  * none). */
 void pb_solver_set_proven(pb_solver *s, pb_proven *store);

@@ -33,6 +33,27 @@ for args in "--field 2,4,4" "--rules hockey --field 2,4,6 --setback 0" "--rules 
     "$("$pb" solve $args --threads 2 --quiet --json | field "d['value']")"
 done
 check "default: pn" "pn" "$("$pb" solve --field 2,4,4 --quiet --json | field "d['algo']")"
+# Keys: reduced (default), reduced everywhere, off, full: the same values
+# with either method.
+ab_full=$("$pb" solve --field 2,6,8 --record "d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4
+e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3" \
+  --algo ab --full-keys --quiet)
+contains "the played position is solved" "value" "$ab_full"
+ab_full=$(echo "$ab_full" | awk '$1 == "value" {print $2}')
+rec="d6-d5 d5-e6 e6-f6 f6-g6-f7 f7-f6-g7-f8 f8-g8-f7-e7 e7-f8-g9-f10-f9 f9-f8-f7-e6-e7-d6-e6-f5 f5-f6-g5-f5-e4
+e4-d5-c4 c4-c5 c5-d5-e5 e5-f5-g4-f3 f3-f2-g3-f3-e4-d4 d4-c5-d6-e5-e4-e3 e3-e2-d3 d3-d4-c4-b3 b3-b2-a3-b3-c3"
+for algo in pn ab; do
+  want=$("$pb" solve --field 2,6,8 --record "$rec" --algo $algo --full-keys --quiet --json | field "d['value']")
+  check "solve (2;6;8) $algo full keys: the value of alpha-beta with full keys" "$ab_full" "$want"
+  for k in "--reduced-keys 4096" "--reduced-keys 8" "--reduced-keys off" ""; do
+    check "solve (2;6;8) $algo $k = full keys" "$want" \
+      "$("$pb" solve --field 2,6,8 --record "$rec" --algo $algo $k --quiet --json | field "d['value']")"
+  done
+done
+check "bad --reduced-keys" 2 "$(status "$pb" solve --field 2,4,4 --reduced-keys many)"
+check "--reduced-keys 0" 2 "$(status "$pb" solve --field 2,4,4 --reduced-keys 0)"
+check "--full-keys with --batch" 2 "$(echo "" | status "$pb" solve --field 2,4,4 --batch - --full-keys)"
+
 # A search stopped by its time limit says "unknown" and exits 1.
 "$pb" solve --field 2,8,10 --algo pn --time-limit 0.2 --quiet --json > out.json 2>/dev/null
 check "stopped: status" 3 "$?"
