@@ -174,7 +174,9 @@ static int bench_endgames(int least, int most, int count, int algo, int reduce_l
     qsort(ms, (size_t)n, sizeof(double), cmp_double);
     for (int i = 0; i < n; i++) sum += ms[i];
     snprintf(name, sizeof name, "(2;8;10) endgames %d-%d %s%s", least, most, algo == PB_ALGO_PN ? "pn" : "ab",
-             reduce_limit < 0 ? " no reduced keys" : reduce_limit > 0 ? " reduced keys" : "");
+             reduce_limit < 0   ? " no reduced keys"
+             : reduce_limit > 0 ? " reduced keys"
+                                : "");
     if (j) {
         pb_json_object(j, NULL);
         pb_json_str(j, "name", name);

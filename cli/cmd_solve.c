@@ -380,7 +380,7 @@ typedef struct solve_args {
     const char *algo_asked; /* --algo as given, NULL if not */
     const char *job_nodes;  /* --job-nodes as given */
     double save_every;
-    int reduce_limit; /* --reduced-keys parsed: 0 default, -1 off */
+    int reduce_limit;         /* --reduced-keys parsed: 0 default, -1 off */
     int full_keys;            /* --full-keys: no mirror images, no reduced keys */
     const char *reduced_keys; /* --reduced-keys as given */
 } solve_args;
@@ -464,8 +464,7 @@ static int parse_keys(solve_args *a) {
     char *end;
     long n = strtol(t, &end, 10);
     if (end == t || *end || n < 1 || n > PB_MAX_SEGMENTS)
-        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --reduced-keys: expected a count of free segments or off",
-                       t);
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --reduced-keys: expected a count of free segments or off", t);
     a->reduce_limit = (int)n;
     return PB_CLI_GO;
 }

@@ -114,11 +114,11 @@ typedef struct table {
 typedef struct pns {
     const pb_field *f;
     table tt;
-    int A, t, weak;     /* the question; weak or summed numbers */
-    int eps;            /* threshold slack in 1/1024, < 0: none */
-    pb_images im;       /* orientations keyed alike (images.h) */
-    pb_image_state ims; /* of the current position (book, hockey) */
-    pb_reach reach;     /* reduced keys (reach.h) */
+    int A, t, weak;              /* the question; weak or summed numbers */
+    int eps;                     /* threshold slack in 1/1024, < 0: none */
+    pb_images im;                /* orientations keyed alike (images.h) */
+    pb_image_state ims;          /* of the current position (book, hockey) */
+    pb_reach reach;              /* reduced keys (reach.h) */
     uint64_t rseg[PB_MAX_WORDS]; /* the segment words of the last reduced key */
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
@@ -723,7 +723,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->full_keys = o->full_keys;
     pb_reach_init(&s->reach, f, o->reduce_limit);
     pb_reach_memo(&s->reach, 2048); /* df-pn asks about the same positions again at each re-expansion */
-    s->proven = o->proven; /* saved proofs (proven.h) */
+    s->proven = o->proven;          /* saved proofs (proven.h) */
     s->t0 = now_s();
     s->deadline = o->time_limit > 0 ? s->t0 + o->time_limit : 0;
     s->next_report = s->t0 + 2.0;

@@ -17,7 +17,8 @@ void pb_reach_init(pb_reach *r, const pb_field *f, int limit) {
     for (int i = 0; i < f->nlattice; i++) {
         int n = 0;
         for (int d = 0; d < 8 && pb_is_node(f, i); d++)
-            if (f->seg[i][d] >= 0) r->links[i][n].seg = f->seg[i][d], r->links[i][n++].to = (int16_t)pb_step_to(f, i, d);
+            if (f->seg[i][d] >= 0)
+                r->links[i][n].seg = f->seg[i][d], r->links[i][n++].to = (int16_t)pb_step_to(f, i, d);
         r->nlinks[i] = (uint8_t)n;
     }
 }

@@ -69,8 +69,8 @@ typedef struct pb_reach_link {
 
 typedef struct pb_reach {
     const pb_field *f;
-    int limit;     /* reduce when at most this many free segments are reachable; 0 = never */
-    int diagonals; /* triple: keep the drawn diagonals of R's cells (no-crossing rule) */
+    int limit;      /* reduce when at most this many free segments are reachable; 0 = never */
+    int diagonals;  /* triple: keep the drawn diagonals of R's cells (no-crossing rule) */
     int small_root; /* the root's reachable part is within twice the limit (pb_reach_root) */
     int least;      /* no reduced keys below a root reaching at most this many free segments */
     int idle;       /* the current root is one of those */
