@@ -7,11 +7,17 @@
 #
 # Usage: scripts/solve_tables.sh [--time-limit SECONDS] [--hash SIZE]
 #                                [--threads N] [--max-side N] [--build DIR]
+#                                [--jobs N] [--keep DIR]
 #   --time-limit  wall-clock limit per field (default 600; the goal is
 #                 "within one hour": pass 3600 for that)
 #   --hash        table memory per run (default 1G)
 #   --threads     search threads (default 1: the machine is shared)
 #   --max-side    largest W and L tried (default 12)
+#   --jobs        rule variants solved at once (default 1), each its own
+#                 process with --threads threads
+#   --keep        keep each field's run in DIR and reuse it when the script
+#                 runs again with the same command and program commit: a
+#                 run stopped (Ctrl-C, a lost machine) goes on where it was
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build=$root/build
@@ -19,12 +25,23 @@ limit=600
 hash=1G
 threads=1
 maxside=12
-pb_options --time-limit=limit --hash=hash --threads=threads --max-side=maxside --build=build -- "$@"
+jobs=1
+keep=
+pb_options --time-limit=limit --hash=hash --threads=threads --max-side=maxside --build=build --jobs=jobs \
+  --keep=keep -- "$@"
 pb_program "$build"
 started=$(pb_now)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [ -n "$keep" ]; then
+  mkdir -p "$keep"
+  keep=$(cd "$keep" && pwd)
+fi
+# The provenance is the program's own commit (it may be built apart from
+# the checkout, e.g. in a build directory kept for a long run).
+pbcommit=$("$pb" --version | awk '{print $NF}' | tr -d ')')
+commit=$pbcommit
 
 # Fields in order of size: area W*L, then L, then G (all even, G <= W).
 fields=$(for w in $(seq 2 2 "$maxside"); do for l in $(seq 2 2 "$maxside"); do for g in $(seq 2 2 "$w"); do
@@ -39,35 +56,57 @@ if "$pb" moves --rules triple --field '2;6;8' 2>/dev/null | tail -1 | awk '{exit
   variants+=("triple|--rules triple")
 fi
 
-n=0
-for v in "${variants[@]}"; do
-  name=${v%%|*}; opts=${v#*|}
+# solve_variant K NAME OPTS: the fields of one rule variant in order of
+# size until the first that does not finish, into $work/K.tsv (name, field,
+# status, command, JSON file per line).  With --keep, a field already run
+# by the same command and program is taken from there.
+solve_variant() {
+  local k=$1 name=$2 opts=$3 fl cmd id out st
+  : > "$work/$k.tsv"
   for fl in $fields; do
     # shellcheck disable=SC2086
     "$pb" info $opts --field "$fl" >/dev/null 2>&1 || continue   # not a field of this rule set
-    n=$((n + 1))
     cmd="paperball solve $opts --field '$fl' --threads $threads --hash $hash --time-limit $limit --json --quiet"
-    echo "[$(date -u +%H:%M:%S)] $name ($fl)" >&2
-    set +e
-    # shellcheck disable=SC2086
-    "$pb" solve $opts --field "$fl" --first-turns --threads "$threads" --hash "$hash" --time-limit "$limit" --json --quiet \
-      > "$work/$n.json" 2> "$work/$n.err"
-    st=$?
-    set -e
-    printf '%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" >> "$work/index.tsv"
-    [ $st -eq 0 ] || break
+    id=$(printf '%s %s' "$pbcommit" "$cmd" | sha1sum | cut -c1-16)
+    out=${keep:-$work}/$id
+    if [ -n "$keep" ] && [ -s "$out.status" ]; then
+      st=$(cat "$out.status")
+      echo "[$(date -u +%H:%M:%S)] $name ($fl): kept (status $st)" >&2
+    else
+      echo "[$(date -u +%H:%M:%S)] $name ($fl)" >&2
+      set +e
+      # shellcheck disable=SC2086
+      "$pb" solve $opts --field "$fl" --first-turns --threads "$threads" --hash "$hash" --time-limit "$limit" --json \
+        --quiet > "$out.json" 2> "$out.err"
+      st=$?
+      set -e
+      echo "$st" > "$out.status"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" "$out.json" >> "$work/$k.tsv"
+    [ "$st" -eq 0 ] || break
   done
+}
+
+# The variants, --jobs at a time; their tables joined in the listed order.
+k=0
+for v in "${variants[@]}"; do
+  k=$((k + 1))
+  solve_variant "$k" "${v%%|*}" "${v#*|}" &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
 done
+wait
+: > "$work/index.tsv"
+for i in $(seq 1 "$k"); do cat "$work/$i.tsv" >> "$work/index.tsv"; done
 
 python3 - "$work" "$root/results" "$limit" "$hash" "$threads" "$commit" "$machine" "$started" "$load" <<'PY'
 import csv, json, os, re, sys
 work, outdir, limit, hsize, threads, commit, machine, started, load = sys.argv[1:]
 rows = []
 with open(os.path.join(work, "index.tsv")) as idx:
-    for k, line in enumerate(idx, 1):
-        name, fl, st, cmd = line.rstrip("\n").split("\t")
+    for line in idx:
+        name, fl, st, cmd, out = line.rstrip("\n").split("\t")
         try:
-            d = json.load(open(os.path.join(work, f"{k}.json")))
+            d = json.load(open(out))
         except Exception:
             d = {}
         rows.append((name, fl, int(st), cmd, d))
@@ -84,7 +123,7 @@ with open(csv_tmp, "w", newline="") as f:
     w.writerow(["rules", "field", "status", "value", "best_first_turns", "routes", "classes", "classes_proven",
                 "nodes", "seconds", "peak_memory_mib", "threads", "hash", "time_limit_s", "command", "commit"])
     for name, fl, st, cmd, d in rows:
-        status = "solved" if st == 0 and d.get("complete") else ("stopped" if st == 1 else f"error {st}")
+        status = "solved" if st == 0 and d.get("complete") else ("stopped" if st == 3 else f"error {st}")
         w.writerow([name, f"({fl})", status, d.get("value", ""), " ".join(best_turns(d)),
                     len(d.get("first_turns", [])), d.get("classes", ""), d.get("classes_solved", ""),
                     d.get("nodes", ""), "%.3f" % d.get("seconds", 0), "%.1f" % (d.get("peak_memory_bytes", 0) / 2**20),
@@ -103,6 +142,22 @@ md.append(f"- commit: {commit}")
 md.append(f"- machine: {machine}; load average at the start {load} (the machine is shared,")
 md.append("  so wall-clock times are longer than the CPU needs)")
 md.append(f"- started: {started}\n")
+def area(fl):
+    g, w, l = (int(x) for x in fl.split(";"))
+    return w * l
+largest = {}
+for name, fl, st, cmd, d in rows:
+    if st == 0 and d.get("complete"):
+        largest.setdefault(name, [])
+        if not largest[name] or area(fl) > area(largest[name][0][0]):
+            largest[name] = [(fl, d["value"])]
+        elif area(fl) == area(largest[name][0][0]):
+            largest[name].append((fl, d["value"]))
+md.append("**Largest fields solved** (by area W·L), per rule variant:\n")
+for name in dict.fromkeys(r[0] for r in rows):
+    got = ", ".join(f"({fl}) {v}" for fl, v in largest.get(name, [])) or "none"
+    md.append(f"- {name}: {got}")
+md.append("")
 md.append("Fields are tried in order of size (area W·L, then L, then G; all even, G ≤ W) until the first")
 md.append("one that does not finish within the limit. *Value* is for the player to move at the start (Top")
 md.append("by default; the start is symmetric, so it does not depend on who starts). *Best first turns*")
