@@ -84,20 +84,16 @@ void pb_unstep(const pb_field *f, pb_position *p, const pb_undo *u) {
     p->to_move = u->to_move;
 }
 
-uint64_t pb_position_hash_full(const pb_field *f, const pb_position *p) {
-    uint64_t h = f->zobrist_ball[p->ball];
-    if (p->to_move == PB_TOP) h ^= f->zobrist_top;
-    for (int s = 0; s < f->nsegments; s++)
-        if (pb_drawn(p, s)) h ^= f->zobrist_seg[s];
-    return h;
-}
-
 uint64_t pb_key_hash(const pb_field *f, const uint64_t *seg, int ball, int to_move) {
     uint64_t h = f->zobrist_ball[ball];
     if (to_move == PB_TOP) h ^= f->zobrist_top;
     for (int w = 0; w < f->nwords; w++)
         for (uint64_t m = seg[w]; m; m &= m - 1) h ^= f->zobrist_seg[64 * w + __builtin_ctzll(m)];
     return h;
+}
+
+uint64_t pb_position_hash_full(const pb_field *f, const pb_position *p) {
+    return pb_key_hash(f, p->seg, p->ball, p->to_move);
 }
 
 int pb_position_equal(const pb_field *f, const pb_position *a, const pb_position *b) {
