@@ -6,7 +6,12 @@
 int pb_tactics_init(pb_tactics *t, const pb_field *f) {
     t->f = f;
     t->score_owner = malloc(sizeof *t->score_owner * (size_t)f->nlattice);
-    if (!t->score_owner) return -1;
+    t->nlinks = malloc((size_t)f->nlattice);
+    t->links = malloc(sizeof *t->links * (size_t)f->nlattice);
+    if (!t->score_owner || !t->nlinks || !t->links) {
+        pb_tactics_free(t);
+        return -1;
+    }
     for (int i = 0; i < f->nlattice; i++)
         for (int d = 0; d < 8; d++) {
             t->score_owner[i][d] = -1;
@@ -17,47 +22,66 @@ int pb_tactics_init(pb_tactics *t, const pb_field *f) {
             if (owner != PB_NOBODY && (f->box || (owner == PB_BOTTOM ? dy < 0 : dy > 0)))
                 t->score_owner[i][d] = (int8_t)owner;
         }
+    for (int i = 0; i < f->nlattice; i++) {
+        int n = 0;
+        for (int d = 0; d < 8; d++) {
+            if (!pb_is_node(f, i) || f->seg[i][d] < 0) continue;
+            int to = pb_step_to(f, i, d);
+            pb_tactics_link l = {(int8_t)d, t->score_owner[i][d], (int8_t)((f->flags[to] & PB_OCCUPIED0) != 0),
+                                 (int16_t)f->seg[i][d], (int16_t)to};
+            t->links[i][n++] = l;
+        }
+        t->nlinks[i] = (uint8_t)n;
+    }
     return 0;
 }
 
 void pb_tactics_free(pb_tactics *t) {
     free(t->score_owner);
-    t->score_owner = NULL;
+    free(t->nlinks);
+    free(t->links);
+    t->score_owner = NULL, t->nlinks = NULL, t->links = NULL;
 }
 
-/* A depth-first walk over bounce chains from the ball, stepping p itself
- * (pb_step marks the nodes it passes as occupied, so the rules of a bounce
- * are the model's own) and restoring it.  A step onto an empty node ends
- * the turn there without a goal; a dead end leaves no step. */
-static int walk(const pb_tactics *t, pb_position *p, int me, int *budget, int16_t *nodes, int len, int *out_len) {
-    const pb_field *f = t->f;
-    const int at = p->ball;
-    const int8_t *so = t->score_owner[at];
-    int bounce_d[8], nb = 0;
-    for (int d = 0; d < 8; d++) {
-        if (!pb_free(f, p, at, d)) continue;
-        if (so[d] == (me ^ 1)) {
-            if (nodes) nodes[len] = (int16_t)pb_step_to(f, at, d), *out_len = len + 1;
+/* A depth-first walk over bounce chains from node `at`, drawing on p's
+ * segment words and node degrees only (the ball, the player to move and
+ * the hash are not needed by the walk and stay as they were) and restoring
+ * them.  It follows pb_step's rules: a step into the opponent's goal
+ * scores (owner = opponent); an own goal or a step onto an empty node ends
+ * the turn without a goal, so it is no step of the walk; a step onto an
+ * occupied node (fixed flag or a drawn segment there) that is no goal is a
+ * bounce, or a dead end when no free segment is left there, where the
+ * recursive call finds no step.  The budget is spent per step tried, as
+ * pb_step's walk spent it. */
+static int walk(const pb_tactics *t, pb_position *p, int at, int opp, int *budget, int16_t *nodes, int len,
+                int *out_len) {
+    const pb_tactics_link *l = t->links[at];
+    const int n = t->nlinks[at];
+    int bounce[8], nb = 0;
+    for (int j = 0; j < n; j++) {
+        int s = l[j].seg;
+        if (p->seg[s >> 6] >> (s & 63) & 1) continue;
+        if (l[j].owner == opp) {
+            if (nodes) nodes[len] = l[j].to, *out_len = len + 1;
             return 1;
         }
-        if (so[d] < 0 && pb_occupied(f, p, pb_step_to(f, at, d))) bounce_d[nb++] = d;
+        if (l[j].owner < 0 && (l[j].occupied0 || p->deg[l[j].to])) bounce[nb++] = j;
     }
     for (int i = 0; i < nb; i++) {
         if (--*budget < 0) return 0;
-        pb_undo u;
-        int loser;
-        pb_step_result r = pb_step(f, p, bounce_d[i], &u, &loser);
-        int yes = 0;
-        if (r == PB_STEP_BOUNCE) {
-            if (nodes) nodes[len] = p->ball;
-            yes = walk(t, p, me, budget, nodes, len + 1, out_len);
-        }
-        pb_unstep(f, p, &u);
+        const pb_tactics_link *e = &l[bounce[i]];
+        const int s = e->seg, to = e->to;
+        p->seg[s >> 6] ^= 1ULL << (s & 63);
+        p->deg[at]++, p->deg[to]++;
+        if (nodes) nodes[len] = (int16_t)to;
+        int yes = walk(t, p, to, opp, budget, nodes, len + 1, out_len);
+        p->seg[s >> 6] ^= 1ULL << (s & 63);
+        p->deg[at]--, p->deg[to]--;
         if (yes) return 1;
     }
     return 0;
 }
 
 int pb_can_score(const pb_tactics *t, pb_position *p, int *budget, int16_t *nodes, int len, int *out_len) {
-    return walk(t, p, p->to_move, budget, nodes, len, out_len);
+    return walk(t, p, p->ball, p->to_move ^ 1, budget, nodes, len, out_len);
 }

@@ -17,6 +17,7 @@
 #include "random_play.h"
 #include "ref_minimax.h"
 #include "test_support.h"
+#include "turnwalk.h"
 
 #define REF_BUDGET 3000000ULL
 
@@ -322,13 +323,70 @@ static void test_goal_at_once(void **state) {
     pb_field_free(f);
 }
 
+/* The quick "can the mover score this turn?" walk (tactics.h) against the
+ * turn walk's exact answer (turnwalk.h, its own walk of the turn's step
+ * graph): with an unbounded budget the same answer; with the search's
+ * budget a yes is a real goal route (replayed with pb_step: bounces, then
+ * a goal against the opponent) and the position is restored.  Random
+ * positions of book and hockey, both dead-end options, both line and box
+ * goals. */
+static void can_score_fields(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, int *yes) {
+    pb_field *f = ts_field(rules, g, w, l, s, de);
+    pb_tactics tac;
+    assert_int_equal(pb_tactics_init(&tac, f), 0);
+    pb_turnwalk *tw = pb_turnwalk_new(f);
+    assert_non_null(tw);
+    uint64_t seed = 99;
+    for (int i = 0; i < 300; i++) {
+        pb_position p, q;
+        random_position(f, &p, (int)(lcg(&seed) % 50), &seed);
+        q = p;
+        int exact = pb_turn_can_score(tw, &p);
+        if (exact == PB_TURNWALK_TOO_BIG) continue;
+        int budget = 1 << 24;
+        int all = pb_can_score(&tac, &p, &budget, NULL, 0, NULL);
+        assert_true(pb_position_equal(f, &p, &q) && p.hash == q.hash);
+        if (budget > 0) assert_int_equal(all, exact);
+        int16_t nodes[600];
+        int len = 0;
+        budget = PB_SCORE_BUDGET;
+        if (!pb_can_score(&tac, &p, &budget, nodes, 0, &len)) continue;
+        assert_true(pb_position_equal(f, &p, &q) && p.hash == q.hash);
+        assert_int_equal(exact, 1);
+        (*yes)++;
+        for (int k = 0; k < len; k++) {
+            int d = 0;
+            while (d < 8 && !(pb_free(f, &q, q.ball, d) && pb_step_to(f, q.ball, d) == nodes[k])) d++;
+            assert_true(d < 8);
+            pb_undo u;
+            int loser, mover = q.to_move;
+            pb_step_result r = pb_step(f, &q, d, &u, &loser);
+            assert_int_equal(r, k + 1 < len ? PB_STEP_BOUNCE : PB_STEP_GOAL);
+            if (r == PB_STEP_GOAL) assert_int_equal(loser, mover ^ 1);
+        }
+    }
+    pb_turnwalk_free(tw);
+    pb_tactics_free(&tac);
+    pb_field_free(f);
+}
+
+static void test_can_score(void **state) {
+    (void)state;
+    int yes = 0;
+    can_score_fields(PB_RULES_BOOK, 2, 6, 8, 0, 0, &yes);
+    can_score_fields(PB_RULES_BOOK, 2, 4, 6, 0, 0, &yes);
+    can_score_fields(PB_RULES_HOCKEY, 2, 6, 8, 1, PB_DEAD_END_DRAW, &yes);
+    can_score_fields(PB_RULES_HOCKEY, 2, 4, 6, 0, PB_DEAD_END_LOSS, &yes);
+    assert_true(yes > 50); /* the routes were checked on many positions */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goal_at_once),  cmocka_unit_test(test_starts),
         cmocka_unit_test(test_book_random),   cmocka_unit_test(test_hockey_random),
         cmocka_unit_test(test_triple_random), cmocka_unit_test(test_against_alpha_beta),
         cmocka_unit_test(test_stopped),       cmocka_unit_test(test_growth),
-        cmocka_unit_test(test_solve_pn),
+        cmocka_unit_test(test_solve_pn),      cmocka_unit_test(test_can_score),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
