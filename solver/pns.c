@@ -119,6 +119,7 @@ typedef struct pns {
     pb_images im;                /* orientations keyed alike (images.h) */
     pb_image_state ims;          /* of the current position (book, hockey) */
     pb_reach reach;              /* reduced keys (reach.h) */
+    int drawn;                   /* drawn segments of the step search's position */
     uint64_t rseg[PB_MAX_WORDS]; /* the segment words of the last reduced key */
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
@@ -295,6 +296,13 @@ static inline pb_image_key table_key(pns *s, const pb_position *p, pb_image_key 
     return k;
 }
 
+/* The same for the position of the step search, whose drawn segments
+ * s->drawn counts: most positions of a search from the start have too
+ * many free segments left to be reduced, which the count tells at once. */
+static inline pb_image_key step_key(pns *s, const pb_position *p, pb_image_key k) {
+    return pb_reach_may(&s->reach, s->drawn) ? table_key(s, p, k) : k;
+}
+
 /* The numbers of a position for the current question: (0, INF) or
  * (INF, 0) when the stored bounds decide it, the stored numbers when they
  * belong to this question, else the initial guess: 1 to answer for the
@@ -455,7 +463,7 @@ static void leaf(const pns *s, int loser, uint64_t *pn, uint64_t *dn) {
 static inline pb_step_result step(pns *s, pb_position *p, int d, pb_undo *u, int *loser) {
     int mover = p->to_move;
     pb_step_result r = pb_step(s->f, p, d, u, loser);
-    s->steps++;
+    s->steps++, s->drawn++;
     pb_images_step(&s->im, &s->ims, u->ball, d, u->seg, p->to_move != mover);
     return r;
 }
@@ -463,6 +471,7 @@ static inline pb_step_result step(pns *s, pb_position *p, int d, pb_undo *u, int
 static inline void unstep(pns *s, pb_position *p, int d, const pb_undo *u) {
     pb_images_step(&s->im, &s->ims, u->ball, d, u->seg, p->to_move != u->to_move);
     pb_unstep(s->f, p, u);
+    s->drawn--;
 }
 
 /* The numbers of the child reached by step d from p (p is the child on
@@ -475,7 +484,7 @@ static void child_numbers(pns *s, pb_position *p, pb_step_result r, int loser, u
         leaf(s, loser, cp, cd);
         return;
     }
-    pb_image_key full = pb_images_key(&s->im, &s->ims, p), k = table_key(s, p, full);
+    pb_image_key full = pb_images_key(&s->im, &s->ims, p), k = step_key(s, p, full);
     if (lookup(s, &k, &full, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
     if (r != PB_STEP_STOP || !s->tactics) return;
     uint64_t *seen = &s->no_score[p->hash & s->no_score_mask];
@@ -543,7 +552,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
             if (s->stopped) return;
         }
     }
-    pb_image_key key = table_key(s, p, pb_images_key(&s->im, &s->ims, p));
+    pb_image_key key = step_key(s, p, pb_images_key(&s->im, &s->ims, p));
     store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
     *opn = pn, *odn = dn;
 }
@@ -754,6 +763,7 @@ int pb_pns_solve(pb_pns *x, const pb_position *p) {
     if (s->stopped == 5) s->stopped = 0; /* a cancelled question leaves the search usable */
     if (s->stopped) return PB_UNKNOWN;
     x->q = *p;
+    s->drawn = pb_position_drawn_count(f, p);
     pb_images_reset(&s->im, &s->ims, p);
     /* Draws exist in triple and in hockey with drawn dead ends; elsewhere
      * every leaf is a win or a loss, so "cannot win" means "loses". */

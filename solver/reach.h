@@ -112,6 +112,13 @@ void pb_reach_free(pb_reach *r);
  * every position is tried. */
 void pb_reach_root(pb_reach *r, const pb_position *root);
 
+/* Whether pb_reach_key may reduce a position with `drawn` drawn segments
+ * (0: it surely answers 0), for a searcher that counts its drawn
+ * segments as it steps and so spares the call and its count. */
+static inline int pb_reach_may(const pb_reach *r, int drawn) {
+    return r->limit > 0 && !r->idle && (r->small_root || r->f->nsegments - drawn <= r->limit);
+}
+
 /* The reduced key of p over the orientations im uses, if p's reachable
  * part has at most r->limit free segments: returns 1 with *k set, its segment words written to out
  * (f->nwords words; k->seg = out).  Otherwise returns 0 and leaves *k and
