@@ -98,4 +98,37 @@ static inline pb_image_key pb_images_key(const pb_images *im, const pb_image_sta
     return key;
 }
 
+/* The key of the position one step ahead without applying the step to
+ * every orientation: c is p after the step from node `from` in direction
+ * d that drew segment sg (applied to c itself, not to st).  Only the
+ * chosen orientation's segment words in st get the segment (st's hashes
+ * stay p's), the same key pb_images_step and pb_images_key would give;
+ * pb_images_child_undo(im, st, key, sg) takes the segment out again. */
+static inline pb_image_key pb_images_child_key(const pb_images *im, pb_image_state *st, const pb_position *c, int from,
+                                               int d, int sg, int turn_passed) {
+    uint64_t top = turn_passed ? im->f->zobrist_top : 0;
+    pb_image_key key = {0, c->hash, 0, c->seg};
+    for (int i = 1; i < im->nimg; i++) {
+        int k = im->img[i];
+        uint64_t hk = st->hash[k] ^ im->delta[k][from][d] ^ top;
+        if (hk < key.hash) key.hash = hk, key.orient = k;
+    }
+    int k = key.orient;
+    if (k) {
+        int t = im->seg_img[k][sg];
+        st->seg[k][t >> 6] ^= 1ULL << (t & 63);
+        key.seg = st->seg[k];
+    }
+    key.bt = (uint64_t)(uint16_t)im->node_img[k][c->ball] | (uint64_t)(c->to_move ^ (k >> 1)) << 16;
+    return key;
+}
+
+static inline void pb_images_child_undo(const pb_images *im, pb_image_state *st, const pb_image_key *key, int sg) {
+    int k = key->orient;
+    if (k) {
+        int t = im->seg_img[k][sg];
+        st->seg[k][t >> 6] ^= 1ULL << (t & 63);
+    }
+}
+
 #endif

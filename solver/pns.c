@@ -477,14 +477,12 @@ static inline void unstep(pns *s, pb_position *p, int d, const pb_undo *u) {
 /* The numbers of the child reached by step d from p (p is the child on
  * entry and on return).  A new turn start whose mover can score this turn
  * is a won leaf for that mover (a real goal route, tactics.h), kept in the
- * table so that it is found, not walked, next time. */
-static void child_numbers(pns *s, pb_position *p, pb_step_result r, int loser, uint64_t *cp, uint64_t *cd) {
+ * table so that it is found, not walked, next time.  fullk: the child's full
+ * key (pb_images_child_key). */
+static void child_numbers(pns *s, pb_position *p, pb_step_result r, const pb_image_key *fullk, uint64_t *cp,
+                          uint64_t *cd) {
     const pb_field *f = s->f;
-    if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) {
-        leaf(s, loser, cp, cd);
-        return;
-    }
-    pb_image_key full = pb_images_key(&s->im, &s->ims, p), k = step_key(s, p, full);
+    pb_image_key full = *fullk, k = step_key(s, p, full);
     if (lookup(s, &k, &full, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
     if (r != PB_STEP_STOP || !s->tactics) return;
     uint64_t *seen = &s->no_score[p->hash & s->no_score_mask];
@@ -521,9 +519,18 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         int loser;
         uint64_t cp, cd;
         int fwd = p->to_move == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
-        pb_step_result r = step(s, p, d, &u, &loser);
-        child_numbers(s, p, r, loser, &cp, &cd);
-        unstep(s, p, d, &u);
+        /* The child's key in the orientations without stepping them all
+         * (images.h): most children are only looked up. */
+        pb_step_result r = pb_step(f, p, d, &u, &loser);
+        s->steps++, s->drawn++;
+        if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) leaf(s, loser, &cp, &cd);
+        else {
+            pb_image_key full = pb_images_child_key(&s->im, &s->ims, p, ball, d, u.seg, r == PB_STEP_STOP);
+            child_numbers(s, p, r, &full, &cp, &cd);
+            pb_images_child_undo(&s->im, &s->ims, &full, u.seg);
+        }
+        pb_unstep(f, p, &u);
+        s->drawn--;
         /* A child that decides the node decides it now. */
         if ((or_node && cp == 0) || (!or_node && cd == 0)) {
             pn = or_node ? 0 : PN_INF, dn = or_node ? PN_INF : 0;
