@@ -124,7 +124,11 @@ typedef struct pns {
     uint64_t nodes, steps, iterations, calls;
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
-    int tactics, full_keys;
+    int tactics, full_keys, heuristic;
+    /* King-move distance from each node to the goal each player scores in
+     * (node * 2 + player), for the guesses of new positions; NULL: every
+     * guess of the chooser is 1 (see goal_guess). */
+    uint8_t *goal_dist, *dist_table;
     pb_tactics tac;
     uint64_t *no_score; /* hashes of turn starts whose quick walk found no goal */
     uint64_t no_score_mask;
@@ -305,17 +309,17 @@ static inline pb_image_key step_key(pns *s, const pb_position *p, pb_image_key k
 
 /* The numbers of a position for the current question: (0, INF) or
  * (INF, 0) when the stored bounds decide it, the stored numbers when they
- * belong to this question, else the initial guess: 1 to answer for the
- * chooser, `moves` (its number of choices) against.  k: the table key;
+ * belong to this question, else the initial guess: `near` to answer for
+ * the chooser, `moves` (its number of choices) against.  k: the table key;
  * full: the position's full key, which the saved proofs are kept by. */
-static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int to_move, int moves, int or_node,
-                  uint64_t *pn, uint64_t *dn) {
+static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int to_move, int moves, int near,
+                  int or_node, uint64_t *pn, uint64_t *dn) {
     table *t = &s->tt;
     uint64_t *b = table_bucket(t, k->hash);
     int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
     if (moves < 1) moves = 1;
-    *pn = or_node ? 1 : (uint64_t)moves;
-    *dn = or_node ? (uint64_t)moves : 1;
+    *pn = or_node ? (uint64_t)near : (uint64_t)moves;
+    *dn = or_node ? (uint64_t)moves : (uint64_t)near;
     int pd = s->proven ? pb_proven_question(s->proven, full->seg, (int)(full->bt & 0xffff), (int)(full->bt >> 16),
                                             full->hash, s->A ^ (full->orient >> 1), s->t)
                        : 0; /* saved proofs consulted here (the question as the key's image sees it) */
@@ -483,7 +487,11 @@ static void child_numbers(pns *s, pb_position *p, pb_step_result r, const pb_ima
                           uint64_t *cd) {
     const pb_field *f = s->f;
     pb_image_key full = *fullk, k = step_key(s, p, full);
-    if (lookup(s, &k, &full, p->to_move, f->degree0[p->ball] - p->deg[p->ball], p->to_move == s->A, cp, cd)) return;
+    /* The chooser's guess: 1, or from the root of a large field 1 + twice
+     * the ball's king-move distance from the goal the mover attacks. */
+    int near = s->goal_dist ? 1 + 2 * s->goal_dist[2 * p->ball + p->to_move] : 1;
+    if (lookup(s, &k, &full, p->to_move, f->degree0[p->ball] - p->deg[p->ball], near, p->to_move == s->A, cp, cd))
+        return;
     if (r != PB_STEP_STOP || !s->tactics) return;
     uint64_t *seen = &s->no_score[p->hash & s->no_score_mask];
     int budget = PB_SCORE_BUDGET;
@@ -585,7 +593,7 @@ static int collect_ply(void *ctx, const pb_field *f, pb_position *after, const p
     if (r->end != PB_END_NONE) leaf(s, r->loser, &cp, &cd);
     else {
         pb_image_key full = plain_key(after), k = table_key(s, after, full);
-        lookup(s, &k, &full, after->to_move, 1, 1, &cp, &cd);
+        lookup(s, &k, &full, after->to_move, 1, 1, 1, &cp, &cd);
     }
     if ((c->or_node && cp == 0) || (!c->or_node && cd == 0)) {
         c->decided = 1;
@@ -686,6 +694,42 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
 
 /* ---- the root ---- */
 
+/* The king-move distance (steps in any of the 8 directions, drawn lines
+ * ignored) from every node to the nearest goal node where each player
+ * scores, node * 2 + player; NULL if memory is short. */
+static uint8_t *goal_distances(const pb_field *f) {
+    uint8_t *d = malloc(2 * (size_t)f->nlattice);
+    if (!d) return NULL;
+    for (int i = 0; i < f->nlattice; i++)
+        for (int pl = 0; pl < 2; pl++) {
+            int best = 255;
+            for (int g = 0; g < f->nlattice; g++) {
+                if (pb_goal_owner(f, g) != (pl ^ 1)) continue;
+                int dx = abs(pb_x(f, g) - pb_x(f, i)), dy = abs(pb_y(f, g) - pb_y(f, i));
+                int k = dx > dy ? dx : dy;
+                if (k < best) best = k;
+            }
+            d[2 * i + pl] = (uint8_t)best;
+        }
+    return d;
+}
+
+/* Initial numbers of new positions (lookup's `near`).  A position whose
+ * ball is far from the goal its mover attacks is guessed harder to win
+ * for the mover (1 + twice the distance) than one next to it (1), the
+ * number against staying the mover's number of choices.  Measured (see
+ * docs/solver.md): from the start of a field it saves nodes, but in
+ * endgames, where the drawn lines decide what the ball can reach, it
+ * costs many times more, so it is used only below a root with more than
+ * 2 * PB_REACH_LIMIT free segments reachable, and only in games without
+ * draws (s->heuristic).  Guesses only order the
+ * search: a proof or disproof is still made of leaves and rules alone
+ * (argument 2 at the top), so no value depends on them. */
+static void goal_guess(pns *s, const pb_position *root) {
+    s->goal_dist = NULL;
+    if (s->dist_table && pb_reach_fill(&s->reach, root, 2 * PB_REACH_LIMIT) < 0) s->goal_dist = s->dist_table;
+}
+
 /* Is "A reaches at least t" true at p?  1 yes, 0 no, -1 stopped. */
 static int ask(pns *s, pb_position *p, int A, int t) {
     s->A = A, s->t = t;
@@ -718,6 +762,7 @@ struct pb_pns {
 static void pns_release(pb_pns *x) {
     pb_table_unmap(x->s.tt.raw, x->s.tt.mapped);
     free(x->s.no_score);
+    free(x->s.dist_table);
     pb_tactics_free(&x->s.tac);
     pb_images_free(&x->s.im);
     pb_reach_free(&x->s.reach);
@@ -736,6 +781,10 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->cancel = o->cancel;
     s->progress = o->progress;
     s->tactics = !o->no_tactics && pb_turns_are_steps(f); /* the goal walk follows single steps */
+    /* Measured: a help where every game ends in a goal or a lost dead end
+     * (book, hockey with lost dead ends), a loss where dead ends draw. */
+    s->heuristic = !o->no_heuristic && pb_turns_are_steps(f) &&
+                   (f->spec.rules == PB_RULES_BOOK || f->spec.dead_end == PB_DEAD_END_LOSS);
     s->full_keys = o->full_keys;
     pb_reach_init(&s->reach, f, o->reduce_limit);
     pb_reach_memo(&s->reach, 2048); /* df-pn asks about the same positions again at each re-expansion */
@@ -749,7 +798,9 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     while (slots < NO_SCORE_MAX && slots * 256 < bytes) slots *= 2;
     s->no_score = calloc(slots, sizeof(uint64_t));
     s->no_score_mask = slots - 1;
-    if (!s->no_score || table_init(&s->tt, f, bytes) || pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f)) {
+    s->dist_table = s->heuristic ? goal_distances(f) : NULL;
+    if (!s->no_score || table_init(&s->tt, f, bytes) || pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f) ||
+        (s->heuristic && !s->dist_table)) {
         pns_release(x);
         return NULL;
     }
@@ -757,6 +808,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
      * question: positions met from this root (images.h). */
     if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, o->full_keys);
     pb_reach_root(&s->reach, root);
+    goal_guess(s, root);
     return x;
 }
 
@@ -831,6 +883,7 @@ void pb_pns_rearm(pb_pns *x, const pb_position *root, double seconds) {
     s->deadline = seconds > 0 ? now_s() + seconds : 0;
     if (s->f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, s->full_keys);
     pb_reach_root(&s->reach, root);
+    goal_guess(s, root);
 }
 
 int pb_pns_known(pb_pns *x, const pb_position *p) {

@@ -40,6 +40,8 @@ typedef struct pb_pns_opts {
                                         PB_REACH_LIMIT, < 0 = never */
     int no_tactics;              /* no "can the new mover score?" check at
                                         turn starts (measurements) */
+    int no_heuristic;            /* initial numbers without the ball's distance
+                                        to the goal (tests, measurements) */
     pb_proven *proven;           /* saved proofs: consulted (published entries) and told of
                                         every solved node (solver/proven.h); may be NULL */
 } pb_pns_opts;

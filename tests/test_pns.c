@@ -380,6 +380,45 @@ static void test_can_score(void **state) {
     assert_true(yes > 50); /* the routes were checked on many positions */
 }
 
+/* The initial numbers from the ball's distance to the goal (pns.c,
+ * goal_guess; used from roots reaching more than 80 free segments, in
+ * games without draws) only order the search: the values with them equal
+ * those without them, and alpha-beta's where it is quick, at random
+ * positions of fields large enough for them (book (2;4;8), hockey (2;4;8)
+ * with lost dead ends); and they are in use there (the node counts
+ * differ). */
+static void test_heuristic(void **state) {
+    (void)state;
+    static const pb_field_spec specs[] = {{PB_RULES_BOOK, 2, 4, 8, 0, 0},
+                                          {PB_RULES_HOCKEY, 2, 4, 8, 1, PB_DEAD_END_LOSS}};
+    uint64_t seed = 515;
+    int differ = 0, checked = 0;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        const pb_field_spec *sp = &specs[i];
+        pb_field *f = ts_field(sp->rules, sp->goal, sp->width, sp->length, sp->setback, sp->dead_end);
+        pb_position p;
+        for (int k = 0; k < 8; k++) {
+            random_position(f, &p, 8 + (int)(lcg(&seed) % 8), &seed);
+            if (pb_routes_foreach(f, &p, NULL, NULL) <= 0) continue;
+            pb_pns_opts o = {0};
+            pb_pns_stats with, without;
+            o.node_limit = 300000;
+            int v = pb_pns_value(f, &p, &o, &with);
+            o.no_heuristic = 1;
+            int w = pb_pns_value(f, &p, &o, &without);
+            if (v == PB_UNKNOWN || w == PB_UNKNOWN) continue; /* beyond the test's budget */
+            assert_int_equal(v, w);
+            if (without.nodes < 20000) assert_int_equal(ab_value(f, &p), v); /* alpha-beta where it is quick */
+            differ += with.nodes != without.nodes;
+            checked++;
+        }
+        pb_field_free(f);
+    }
+    print_message("heuristic: %d positions checked, %d with other node counts\n", checked, differ);
+    assert_true(checked >= 8);
+    assert_true(differ >= 4);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goal_at_once),  cmocka_unit_test(test_starts),
@@ -387,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_triple_random), cmocka_unit_test(test_against_alpha_beta),
         cmocka_unit_test(test_stopped),       cmocka_unit_test(test_growth),
         cmocka_unit_test(test_solve_pn),      cmocka_unit_test(test_can_score),
+        cmocka_unit_test(test_heuristic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
