@@ -32,6 +32,7 @@ table=$("$pb" bench --solve --threads 2)
 # (its default), with --first-turns, and value first on 2 threads.
 positions=("book (2;4;4) start|--field 2,4,4"
            "hockey (2;4;6) S=1 start|--rules hockey --field 2,4,6 --setback 1"
+           "triple (2;6;8) start|--rules triple --field 2,6,8"
            "book (2;6;8) after 30 turns b|--field 2,6,8 --record-file $work/r30b.txt"
            "book (2;6;8) after 20 turns|--field 2,6,8 --record-file $work/r20.txt")
 [ $quick -eq 1 ] || positions+=("book (2;4;6) start|--field 2,4,6" "book (2;6;4) start|--field 2,6,4 --memory 2G")
