@@ -32,6 +32,7 @@ table=$("$pb" bench --solve --threads 2)
 # (its default), with --first-turns, and value first on 2 threads.
 positions=("book (2;4;4) start|--field 2,4,4"
            "hockey (2;4;6) S=1 start|--rules hockey --field 2,4,6 --setback 1"
+           "triple (2;6;8) start|--rules triple --field 2,6,8"
            "book (2;6;8) after 30 turns b|--field 2,6,8 --record-file $work/r30b.txt"
            "book (2;6;8) after 20 turns|--field 2,6,8 --record-file $work/r20.txt")
 [ $quick -eq 1 ] || positions+=("book (2;4;6) start|--field 2,4,6" "book (2;6;4) start|--field 2,6,4 --memory 2G")
@@ -86,7 +87,7 @@ for line in sys.stdin.read().splitlines():
     name, old, new, ft, ft2, ab, ab2 = f[0], f[1:7], f[7:13], f[13:19], f[19:25], f[25:31], f[31:37]
     ratio = lambda a, b: "%.1fx" % (float(a) / float(b)) if float(b) > 0 and old[1] != "none" else "-"
     vals = {r[1] for r in (old, new, ft, ft2, ab, ab2) if r[1] not in ("none", "unknown")}
-    same = "" if len(vals) <= 1 else " **values differ**"
+    same = "" if len(vals) <= 1 else " **values differ: " + ", ".join(r[0] + " " + r[1] for r in (old, new, ft, ft2, ab, ab2)) + "**"
     print(f"| {name} | {old[1]}, {old[2]}, {old[3]} | {new[2]}, {new[3]}, {new[4]} | {ratio(old[3], new[3])} | "
           f"{ft[2]}, {ft[3]} | {ratio(old[3], ft[3])} | {ft2[3]}, {ft2[5]} | {ab[2]}, {ab[3]} | {ab2[3]}, {ab2[5]} |{same}")
 ')

@@ -25,7 +25,7 @@ while IFS='|' read -r name opts; do
   rm -f "$dir/$name.pbt"*
   set +e
   # shellcheck disable=SC2086
-  j=$(timeout "$small" nice "$pb" tb build $opts --threads 2 --quiet --json --out "$dir/$name.pbt")
+  j=$(timeout "$small" "$pb" tb build $opts --threads 2 --quiet --json --out "$dir/$name.pbt")
   st=$?
   set -e
   if [ $st -ne 0 ]; then
@@ -43,16 +43,19 @@ done <<< "$fields"
 
 # book (2;4;4): a build limited to $big seconds; it first prints its
 # estimate of every layer.
+# The build stops itself between layers once $big seconds have passed
+# (exit status 3), keeping its layer files in $dir: rerunning the same
+# command there goes on.  `timeout` (half an hour more) only guards
+# against a layer that never ends.
 rm -f "$dir"/book-2-4-4.pbt*
 set +e
-timeout "$big" nice "$pb" tb build --rules book --field 2,4,4 --threads 2 --out "$dir/book-2-4-4.pbt" \
-  > "$dir/book-2-4-4.out" 2> "$dir/book-2-4-4.log"
+timeout $((big + 1800)) "$pb" tb build --rules book --field 2,4,4 --threads 2 --memory 20G --time-limit "$big" \
+  --out "$dir/book-2-4-4.pbt" > "$dir/book-2-4-4.out" 2> "$dir/book-2-4-4.log"
 status=$?
 set -e
 est=$(grep '^estimate:' "$dir/book-2-4-4.log" || true)
 log=$(grep '^tb: layer' "$dir/book-2-4-4.log" || true)
 layer_bytes=$(du -cb "$dir"/book-2-4-4.pbt.k* 2>/dev/null | tail -1 | cut -f1)
-rm -f "$dir"/book-2-4-4.pbt.*
 # Extrapolation: the CPU seconds per class of the last layer expanded
 # forward (the slowest so far), times every estimated class, twice (the
 # backward pass walks every turn again), over 2 cores.
@@ -102,7 +105,8 @@ extra=$(awk -v est="$est" '
   echo '```'
   echo
   echo "Build (\`paperball tb build --rules book --field 2,4,4 --threads 2\`) given $big s"
-  echo "(\`timeout\`; exit status $status: 0 finished, 124 stopped by the limit). Layers"
+  echo "(\`--time-limit $big --memory 20G\`; exit status $status: 0 finished, 3 stopped by the time limit"
+  echo "between layers, 4 over the memory budget). Layers"
   echo "finished (CPU: of the process, the estimate before the build included):"
   echo
   echo '```'
