@@ -186,7 +186,7 @@ static void count_classes(const run *R, const uint64_t *key, thread_acc *a) {
  * thread that loses its processor while holding a lock (the machine is
  * shared) or that doubles a large shard holds it for milliseconds: the
  * others buffer meanwhile instead of spinning.  The buffers grow as
- * needed, to at most BUF_MAX entries a shard (3 MiB a thread on (2;4;4)).
+ * needed, to at most BUF_MAX entries a shard (2.5 MiB a thread on (2;4;4)).
  *
  * Exactness: an addition adds an exact integer to one entry's count (or
  * creates the entry with it), under the shard's lock.  Sums do not depend

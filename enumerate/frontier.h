@@ -43,7 +43,7 @@
  * enumerate.c) and the shard heads stay in its cache, many enough that two
  * threads rarely want the same shard at once.  (1024 shards took 17% more
  * CPU on one thread on (2;4;4) depth 6: the per-shard buffers spanned
- * 768 KiB and each buffered successor was a cache miss of its own.) */
+ * 640 KiB and each buffered successor was a cache miss of its own.) */
 #define PB_FRONTIER_SHARD_BITS 6
 #define PB_FRONTIER_SHARDS (1 << PB_FRONTIER_SHARD_BITS)
 #define PB_FRONTIER_SPILL (1ULL << 63)
