@@ -54,21 +54,25 @@ void pb_enum_checkpoint_name(const pb_field *f, char *buf, size_t len) {
 
 /* ---- one run ---------------------------------------------------------- */
 
-/* Per-thread counters, merged after each pass (sums: order-free). */
+/* A thread's successors with small counts waiting to be added to one shard
+ * of F(d+1): n entries of kw + 2 words (key, hash, count). */
+typedef struct shard_buf {
+    uint64_t *w;
+    uint32_t n, cap;
+} shard_buf;
+
+/* Per-thread counters, merged after each pass (sums: order-free).  Each
+ * on cache lines of its own: the threads write theirs at every position. */
 typedef struct thread_acc {
-    mpz_t seq, out[PB_OUT_COUNT];
+    _Alignas(64) mpz_t seq, out[PB_OUT_COUNT];
     mpz_t mult;          /* m(p) as a GMP number, for the visitors */
     mpz_t succ;          /* m(p) * routes, when it does not fit 64 bits */
     pb_turnwalk *tw;     /* this thread's turn walk */
     struct recount *ovf; /* outcomes whose route count overflowed, to recount */
     size_t novf, capovf;
-    /* Successors with small counts waiting to be added, by the shard of
-     * F(d+1) they go to: SHARD_BUF entries of kw + 2 words (key, hash,
-     * count) per shard, sfill[s] of them used. */
-    uint64_t *sbuf;
-    uint8_t *sfill;
+    shard_buf buf[PB_FRONTIER_SHARDS]; /* by the shard of F(d+1) */
     uint64_t classes_lr, classes_full;
-    char pad[64];
+    unsigned movers; /* bit m: a successor has player m to move */
 } thread_acc;
 
 enum { STOP_NONE = 0, STOP_MEMORY, STOP_VISITOR, STOP_INTERRUPT };
@@ -81,6 +85,9 @@ typedef struct run {
     pb_fmem mem;
     pb_frontier *cur, *next;
     int depth; /* the depth of cur */
+    /* Bit m set: F(d) may hold a position with player m to move (both
+     * bits when not known, as after a resume or across processes). */
+    unsigned movers, next_movers;
     atomic_int stop;
     atomic_ullong done;
     uint64_t expanded;        /* positions of the depth expanded last */
@@ -88,6 +95,11 @@ typedef struct run {
     const pb_enum_dist *dist; /* NULL: one process */
     uint64_t routes_max;      /* outcomes with more routes are recounted route by route */
     thread_acc *acc;
+    /* F(d) is saved by one thread while the others begin the pass over it
+     * (pass, build_next): save_pending until then, save_status after. */
+    pb_enum_result *res;
+    int save_pending;
+    pb_enum_status save_status;
     double t0, tpass, tlast;
     double deadline;                     /* omp_get_wtime() past which the run stops; 0: none */
     uint64_t small_max;                  /* counts above it are kept in GMP */
@@ -146,35 +158,53 @@ static int beaten_by(const run *R, const uint64_t *key, const uint64_t *img) {
  * even when F(d) is not closed under the mirrors (a root that is not
  * symmetric). */
 static void count_classes(const run *R, const uint64_t *key, thread_acc *a) {
-    uint64_t img[3][PB_MAX_WORDS + 1];
-    mirror_key(R->f, key, img[0], 1, 0);
-    mirror_key(R->f, key, img[1], 0, 1);
-    mirror_key(R->f, key, img[2], 1, 1);
-    int least_lr = !beaten_by(R, key, img[0]);
+    uint64_t img[PB_MAX_WORDS + 1];
+    mirror_key(R->f, key, img, 1, 0);
+    int least_lr = !beaten_by(R, key, img);
     a->classes_lr += (uint64_t)least_lr;
-    a->classes_full += (uint64_t)(least_lr && !beaten_by(R, key, img[1]) && !beaten_by(R, key, img[2]));
+    if (!least_lr) return;
+    /* tb swaps the player to move: if no position of F(d) has the other
+     * player to move (book and hockey from the start: every turn passes
+     * the move), no tb image is in F(d) and the lookups would all fail. */
+    int other = (int)(key[R->kw - 1] >> 16) ^ 1;
+    if (R->movers & (1u << other)) {
+        mirror_key(R->f, key, img, 0, 1);
+        if (beaten_by(R, key, img)) return;
+        mirror_key(R->f, key, img, 1, 1);
+        if (beaten_by(R, key, img)) return;
+    }
+    a->classes_full++;
 }
 
 /* Successors are added to F(d+1) a shard at a time: a thread keeps them
- * in a buffer per shard and adds SHARD_TRY of them under one taking of the
- * shard's lock, if no other thread holds it, else goes on and adds them
- * later, waiting only when the buffer is full (SHARD_BUF).  A shard's lock
- * and size share a cache line that both threads write: taken once per
- * entry it moved between the processors' caches at nearly every addition
- * (with 2 threads, the other thread wrote it last half of the time).  A
- * thread that loses its processor while holding a lock stalls any thread
- * that waits for it, so a busy shard is not waited for unless the buffer
- * is full.  The sums do not depend on when an addition is made. */
-#define SHARD_BUF 16
-#define SHARD_TRY 8
+ * in a buffer per shard and adds all it holds under one taking of the
+ * shard's lock once BUF_TRY of them wait, if no other thread holds the
+ * lock; else it goes on and tries again BUF_TRY successors later, and
+ * waits for the lock only when BUF_MAX wait.  Why: a shard's lock and size
+ * share a cache line that every thread writes; taken once per successor
+ * it moved between the processors' caches at nearly every addition.  A
+ * thread that loses its processor while holding a lock (the machine is
+ * shared) or that doubles a large shard holds it for milliseconds: the
+ * others buffer meanwhile instead of spinning.  The buffers grow as
+ * needed, to at most BUF_MAX entries a shard (2.5 MiB a thread on (2;4;4)).
+ *
+ * Exactness: an addition adds an exact integer to one entry's count (or
+ * creates the entry with it), under the shard's lock.  Sums do not depend
+ * on the order of their terms, so F(d+1), as a set of (position, count),
+ * does not depend on when, by which thread or in which batch a successor
+ * is added; only the slots the entries land in do, and nothing reported
+ * or saved depends on those (the checkpoint lists them in slot order, but
+ * reading it back adds them to a set again). */
+#define BUF_TRY 32
+#define BUF_MAX 1024
 
 /* Adds thread a's buffered successors of shard s; wait: even if another
  * thread holds its lock.  Returns 1 to stop. */
 static int flush_shard(run *R, thread_acc *a, int s, int wait) {
-    const size_t stride = (size_t)R->kw + 2;
-    int rc = pb_frontier_add_shard(R->next, a->sbuf + (size_t)s * SHARD_BUF * stride, a->sfill[s], wait);
+    shard_buf *b = &a->buf[s];
+    int rc = pb_frontier_add_shard(R->next, b->w, b->n, wait);
     if (rc == PB_FRONTIER_BUSY) return 0;
-    a->sfill[s] = 0;
+    b->n = 0;
     if (rc < 0) {
         atomic_store(&R->stop, STOP_MEMORY);
         return 1;
@@ -185,7 +215,7 @@ static int flush_shard(run *R, thread_acc *a, int s, int wait) {
 /* Adds every successor thread a still holds. */
 static void flush(run *R, thread_acc *a) {
     for (int s = 0; s < PB_FRONTIER_SHARDS; s++)
-        if (a->sfill[s]) flush_shard(R, a, s, 1);
+        if (a->buf[s].n) flush_shard(R, a, s, 1);
 }
 
 /* Adds count c to the successor with packed key `key` in F(d+1): a big
@@ -193,6 +223,7 @@ static void flush(run *R, thread_acc *a) {
  * to stop. */
 static int add_key(run *R, thread_acc *a, const uint64_t *key, pb_fcount c) {
     uint64_t h = pb_frontier_hash(key, R->kw);
+    a->movers |= 1u << (key[R->kw - 1] >> 16);
     if (c.big) {
         if (pb_frontier_add(R->next, key, h, c) < 0) {
             atomic_store(&R->stop, STOP_MEMORY);
@@ -200,12 +231,22 @@ static int add_key(run *R, thread_acc *a, const uint64_t *key, pb_fcount c) {
         }
         return 0;
     }
-    const int s = (int)(h >> (64 - PB_FRONTIER_SHARD_BITS));
     const size_t stride = (size_t)R->kw + 2;
-    uint64_t *e = a->sbuf + ((size_t)s * SHARD_BUF + a->sfill[s]++) * stride;
+    shard_buf *b = &a->buf[h >> (64 - PB_FRONTIER_SHARD_BITS)];
+    if (b->n == b->cap) {
+        uint32_t cap = b->cap ? 2 * b->cap : 2 * BUF_TRY;
+        uint64_t *w = realloc(b->w, sizeof(uint64_t) * stride * cap);
+        if (!w) {
+            atomic_store(&R->stop, STOP_MEMORY);
+            return 1;
+        }
+        b->w = w, b->cap = cap;
+    }
+    uint64_t *e = b->w + (size_t)b->n++ * stride;
     memcpy(e, key, sizeof(uint64_t) * (size_t)R->kw);
     e[R->kw] = h, e[R->kw + 1] = c.small;
-    return a->sfill[s] >= SHARD_TRY ? flush_shard(R, a, s, a->sfill[s] == SHARD_BUF) : 0;
+    if (b->n % BUF_TRY) return 0;
+    return flush_shard(R, a, (int)(h >> (64 - PB_FRONTIER_SHARD_BITS)), b->n >= BUF_MAX);
 }
 
 typedef unsigned __int128 pb_u128;
@@ -400,8 +441,17 @@ static void add_times(mpz_t acc, mpz_srcptr m, pb_u128 n) {
     }
 }
 
+/* The pass hands out F(d) in pieces of a shard's slots, PIECES a shard,
+ * so that a thread that is late (it saved the checkpoint, or lost its
+ * processor) finds work left and the threads finish together: a whole
+ * shard of (2;4;4)'s depth 5 takes about a second to expand. */
+#define PIECES 64
+
+static pb_enum_status save(run *R, pb_enum_result *res);
+
 /* One parallel pass over F(d): the classes of depth d, the position
- * visitor, and (expand) the routes that build F(d+1) into R->next. */
+ * visitor, and (expand) the routes that build F(d+1) into R->next.  If
+ * F(d) is still to be saved, thread 0 saves it first and then joins. */
 static void pass(run *R, int expand) {
     const pb_field *f = R->f;
     double every = R->o->progress_every > 0 ? R->o->progress_every : 2.0;
@@ -412,11 +462,21 @@ static void pass(run *R, int expand) {
         int t = omp_get_thread_num();
         thread_acc *a = &R->acc[t];
         pb_position p;
+        if (t == 0 && R->save_pending) {
+            /* F(d) is only read during the pass, and the rows 0 .. d are
+             * complete but for row d's classes, which the checkpoint does
+             * not hold. */
+            R->save_status = save(R, R->res);
+            R->save_pending = 0;
+        }
 #pragma omp for schedule(dynamic, 1)
-        for (int s = 0; s < PB_FRONTIER_SHARDS; s++) {
-            const pb_fshard *sh = &R->cur->shard[s];
-            for (size_t i = 0; i < sh->cap; i++) {
+        for (int c = 0; c < PB_FRONTIER_SHARDS * PIECES; c++) {
+            const pb_fshard *sh = &R->cur->shard[c / PIECES];
+            size_t lo = sh->cap * (size_t)(c % PIECES) / PIECES, hi = sh->cap * (size_t)(c % PIECES + 1) / PIECES;
+            uint64_t used = 0;
+            for (size_t i = lo; i < hi; i++) {
                 if (!pb_frontier_used(R->cur, sh, i)) continue;
+                used++;
                 if (atomic_load_explicit(&R->stop, memory_order_relaxed)) break;
                 if ((R->o->interrupted && *R->o->interrupted) || (R->deadline > 0 && omp_get_wtime() > R->deadline)) {
                     atomic_store(&R->stop, STOP_INTERRUPT);
@@ -455,7 +515,7 @@ static void pass(run *R, int expand) {
                 for (int k = 0; k < PB_OUT_COUNT; k++)
                     if (x.nout[k]) add_times(a->out[k], mz, x.nout[k]);
             }
-            atomic_fetch_add(&R->done, sh->size);
+            atomic_fetch_add(&R->done, used);
             if (t == 0 && expand && omp_get_wtime() - R->tlast >= every) report(R, 0);
         }
         /* (After the loop's barrier: F(d) is done, the threads add what they hold.) */
@@ -491,8 +551,11 @@ void pb_enum_result_free(pb_enum_result *res) {
  * expansion, to row d+1 (sequences and outcomes), and clears them. */
 static void merge(run *R, pb_enum_row *rd, pb_enum_row *rn) {
     rd->classes_lr = rd->classes_full = 0;
+    R->next_movers = 0;
     for (int t = 0; t < R->threads; t++) {
         thread_acc *a = &R->acc[t];
+        R->next_movers |= a->movers;
+        a->movers = 0;
         rd->classes_lr += a->classes_lr;
         rd->classes_full += a->classes_full;
         a->classes_lr = a->classes_full = 0;
@@ -558,19 +621,22 @@ static void run_open(run *R, const pb_field *f, const pb_position *root, const p
     R->kw = f->nwords + 1;
     R->threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     R->mem.budget = o->memory;
+    R->movers = 3;
     R->t0 = omp_get_wtime();
     R->deadline = o->time_limit > 0 ? R->t0 + o->time_limit : 0;
-    R->acc = calloc((size_t)R->threads, sizeof(thread_acc));
+    R->res = res;
+    R->acc = aligned_alloc(_Alignof(thread_acc), sizeof(thread_acc) * (size_t)R->threads);
+    if (!R->acc) {
+        R->threads = 0; /* no pass will run */
+        atomic_store(&R->stop, STOP_MEMORY);
+    } else memset(R->acc, 0, sizeof(thread_acc) * (size_t)R->threads);
     R->routes_max = o->routes_max ? o->routes_max : UINT64_MAX;
     for (int t = 0; t < R->threads; t++) {
         mpz_init(R->acc[t].seq);
         mpz_init(R->acc[t].mult);
         mpz_init(R->acc[t].succ);
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_init(R->acc[t].out[k]);
-        R->acc[t].sbuf = malloc(sizeof(uint64_t) * PB_FRONTIER_SHARDS * SHARD_BUF * ((size_t)R->kw + 2));
-        R->acc[t].sfill = calloc(PB_FRONTIER_SHARDS, 1);
-        if (!(R->acc[t].tw = pb_turnwalk_new(f)) || !R->acc[t].sbuf || !R->acc[t].sfill)
-            atomic_store(&R->stop, STOP_MEMORY);
+        if (!(R->acc[t].tw = pb_turnwalk_new(f))) atomic_store(&R->stop, STOP_MEMORY);
         else pb_turnwalk_set_keys_only(R->acc[t].tw, 1); /* on_outcome reads keys only */
     }
     R->small_max = o->small_max && o->small_max < PB_FRONTIER_VALUE ? o->small_max : PB_FRONTIER_VALUE;
@@ -723,6 +789,10 @@ static int build_next(run *R, int expand) {
         if (!R->next) atomic_store(&R->stop, STOP_MEMORY);
     }
     if (!atomic_load(&R->stop)) pass(R, expand);
+    if (R->save_pending) { /* no pass ran */
+        R->save_status = save(R, R->res);
+        R->save_pending = 0;
+    }
     int stop = atomic_load(&R->stop);
     if (R->dist) stop = R->dist->exchange(R->dist->ctx, &R->next, stop);
     return stop;
@@ -756,9 +826,15 @@ static pb_enum_status advance(run *R, pb_enum_result *res) {
     R->cur = R->next;
     R->next = NULL;
     R->depth++;
+    R->movers = R->dist ? 3 : R->next_movers; /* a process holds only its share */
     res->rows[R->depth].positions = R->positions = global_size(R, R->cur);
-    pb_enum_status st = save(R, res);
-    if (st != PB_ENUM_OK) return st;
+    /* Distributed, the save is collective (all processes learn whether all
+     * saved): on the calling thread, before the pass.  Otherwise it runs
+     * beside the pass over F(d) (pass), which reads the same tables. */
+    if (R->dist) {
+        pb_enum_status st = save(R, res);
+        if (st != PB_ENUM_OK) return st;
+    } else R->save_pending = 1;
     res->last_depth = R->depth;
     report(R, 1);
     return PB_ENUM_OK;
@@ -774,6 +850,12 @@ static pb_enum_status depth_loop(run *R, pb_enum_result *res) {
         int expand = rd->positions > 0 && (o->max_depth < 0 || R->depth < o->max_depth);
         assert(!expand || R->depth + 1 < res->rowcap);
         int stop = build_next(R, expand);
+        if (R->save_status != PB_ENUM_OK) { /* F(d) could not be saved: stop as if before the pass */
+            pb_frontier_free(R->next);
+            R->next = NULL;
+            res->last_depth = R->depth - 1;
+            return R->save_status;
+        }
         if (stop) return abandon(R, res, stop);
         merge(R, rd, expand ? &res->rows[R->depth + 1] : NULL);
         if (!expand) {
@@ -804,8 +886,7 @@ static void run_close(run *R, pb_enum_result *res, int started) {
         for (int k = 0; k < PB_OUT_COUNT; k++) mpz_clear(R->acc[t].out[k]);
         pb_turnwalk_free(R->acc[t].tw);
         free(R->acc[t].ovf);
-        free(R->acc[t].sbuf);
-        free(R->acc[t].sfill);
+        for (int s = 0; s < PB_FRONTIER_SHARDS; s++) free(R->acc[t].buf[s].w);
     }
     free(R->acc);
 }

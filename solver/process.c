@@ -20,8 +20,9 @@ size_t pb_peak_rss(void) {
     return kb * 1024;
 }
 
-void *pb_table_map(size_t *bytes) {
-    int huge = *bytes >= ((size_t)16 << 20);
+/* pb_table_map with huge pages from huge_from bytes on. */
+static void *table_map(size_t *bytes, size_t huge_from) {
+    int huge = *bytes >= huge_from;
     size_t unit = huge ? (size_t)2 << 20 : 4096;
     *bytes = (*bytes + unit - 1) & ~(unit - 1);
     void *mem = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -31,6 +32,10 @@ void *pb_table_map(size_t *bytes) {
 #endif
     return mem;
 }
+
+void *pb_table_map(size_t *bytes) { return table_map(bytes, (size_t)16 << 20); }
+
+void *pb_table_map_dense(size_t *bytes) { return table_map(bytes, (size_t)2 << 20); }
 
 void pb_table_unmap(void *mem, size_t bytes) {
     if (mem) munmap(mem, bytes);

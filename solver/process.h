@@ -17,7 +17,11 @@ size_t pb_peak_rss(void);
  * cleared whole for the few entries it holds.  *bytes is rounded up to the
  * length mapped; NULL if the memory is not there. */
 void *pb_table_map(size_t *bytes);
-/* Returns what pb_table_map gave (mem may be NULL). */
+/* The same for a table that will be filled at once (a quarter or more of
+ * its slots), so a huge page is never cleared for a few entries: huge
+ * pages from 2 MiB on. */
+void *pb_table_map_dense(size_t *bytes);
+/* Returns what pb_table_map or pb_table_map_dense gave (mem may be NULL). */
 void pb_table_unmap(void *mem, size_t bytes);
 
 #endif

@@ -60,6 +60,8 @@ grep -q '"draws":0,' e.json && fail "--dead-end draw has no draws on hockey (2;2
 run --field 2,4,4 --depth 4 --threads 1 --quiet > t1.txt
 run --field 2,4,4 --depth 4 --threads 2 --quiet > t2.txt
 cmp -s t1.txt t2.txt || fail "1 and 2 threads differ"
+run --field 2,4,4 --depth 4 --threads 3 --quiet > t3.txt
+cmp -s t1.txt t3.txt || fail "1 and 3 threads differ"
 
 # Resume after a --depth stop gives the uninterrupted figures.
 run --field 2,2,4 --depth 4 --csv --quiet > d4.csv || fail "uninterrupted run to depth 4 failed"
@@ -112,6 +114,11 @@ if stopped --time-limit $? tl.csv tl.txt 'time limit reached.*last finished dept
     run --field 2,4,4 --depth 5 --csv --quiet --checkpoint tl --resume > tlr.csv || fail "resume after --time-limit failed"
     cmp -s d5.csv tlr.csv || fail "resume after --time-limit differs from the uninterrupted run"
 fi
+# A checkpoint written by 2 threads, resumed on 1: the rows of an
+# uninterrupted run (on all processors).
+run --field 2,4,4 --depth 3 --csv --quiet --threads 2 --checkpoint th > /dev/null || fail "run to depth 3 on 2 threads failed"
+run --field 2,4,4 --depth 5 --csv --quiet --threads 1 --checkpoint th --resume > thr.csv || fail "resume on 1 thread failed"
+cmp -s d5.csv thr.csv || fail "a 2-thread checkpoint resumed on 1 thread differs from the uninterrupted run"
 "$P" enumerate --field 2,4,4 --depth 5 --csv --checkpoint st > st.csv 2> st.txt &
 pid=$!
 for _ in $(seq 1 100); do
