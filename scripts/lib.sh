@@ -12,6 +12,8 @@ pb=$root/build/paperball
 # build/), or stops (status 2) if it is not built.
 pb_program() {
   pb=${1:-$root/build}/paperball
+  # Absolute, so that a script may run it from another directory.
+  [ "${pb#/}" != "$pb" ] || pb=$PWD/$pb
   if [ ! -x "$pb" ]; then
     echo "$(basename "$0"): $pb not built (cmake -S . -B build && cmake --build build)" >&2
     exit 2

@@ -10,7 +10,8 @@
 set -euo pipefail
 enumerate=1
 if [ "${1:-}" = --no-enumerate ]; then enumerate=0; shift; fi
-. "$(dirname "$0")/lib.sh" "${1:-}"
+. "$(dirname "$0")/lib.sh"
+pb_program "${1:-}"
 out=$root/results/depths.csv
 # rules|field|extra options: complete fields, and the book field cut at a
 # depth (the growth plot; the depth-0 row of every field is the start)
