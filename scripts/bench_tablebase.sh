@@ -2,9 +2,9 @@
 # Measures tablebase builds and writes results/bench_tablebase.md: the small
 # fields built whole (time, CPU, memory, file bytes per position), then book
 # (2;4;4): its layer sizes estimated from a sample, and a build run for at
-# most BIG seconds (default 1200) whose finished layers give the measured
-# rates the whole build is extrapolated from.  Each small field gets at most
-# SMALL seconds (default 900).
+# most BIG seconds (default 1200) whose finished layers and progress within
+# the last pass give the measured rates the whole build is extrapolated
+# from.  Each small field gets at most SMALL seconds (default 900).
 # Usage: scripts/bench_tablebase.sh [BUILD_DIR] [BIG] [SMALL]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,9 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 fields="book-2-2-4|--rules book --field 2,2,4
 book-2-4-2|--rules book --field 2,4,2
 hockey-2-4-4-s0|--rules hockey --field 2,4,4 --setback 0
-hockey-2-4-4-s1|--rules hockey --field 2,4,4 --setback 1"
+hockey-2-4-4-s1|--rules hockey --field 2,4,4 --setback 1
+book-2-2-6|--rules book --field 2,2,6
+book-2-6-2|--rules book --field 2,6,2"
 rows=""
 while IFS='|' read -r name opts; do
   rm -f "$dir/$name.pbt"*
@@ -42,37 +44,46 @@ while IFS='|' read -r name opts; do
 done <<< "$fields"
 
 # book (2;4;4): a build limited to $big seconds; it first prints its
-# estimate of every layer.
-# The build stops itself between layers once $big seconds have passed
-# (exit status 3), keeping its layer files in $dir: rerunning the same
-# command there goes on.  `timeout` (half an hour more) only guards
-# against a layer that never ends.
+# estimate of every layer.  The build looks at its time limit between
+# layers and every 1024 positions within a layer pass, and stops (exit
+# status 3) keeping the finished layer files in $dir: rerunning the same
+# command there goes on.  Its progress lines within a pass ("tb: finding
+# layer ...") give the rate of the pass it was stopped in.  `timeout` (ten
+# minutes more) only guards against a build that does not stop.
 rm -f "$dir"/book-2-4-4.pbt*
 set +e
-timeout $((big + 1800)) "$pb" tb build --rules book --field 2,4,4 --threads 2 --memory 20G --time-limit "$big" \
+timeout $((big + 600)) "$pb" tb build --rules book --field 2,4,4 --threads 2 --memory 20G --time-limit "$big" \
   --out "$dir/book-2-4-4.pbt" > "$dir/book-2-4-4.out" 2> "$dir/book-2-4-4.log"
 status=$?
 set -e
 est=$(grep '^estimate:' "$dir/book-2-4-4.log" || true)
 log=$(grep '^tb: layer' "$dir/book-2-4-4.log" || true)
+pass=$(grep '^tb: finding\|^tb: solving' "$dir/book-2-4-4.log" || true)
+msg=$(grep -v '^tb: \|^estimate:' "$dir/book-2-4-4.log" | tail -1 || true)
 layer_bytes=$(du -cb "$dir"/book-2-4-4.pbt.k* 2>/dev/null | tail -1 | cut -f1)
-# Extrapolation: the CPU seconds per class of the last layer expanded
-# forward (the slowest so far), times every estimated class, twice (the
-# backward pass walks every turn again), over 2 cores.
-extra=$(awk -v est="$est" '
-  function widest(a,   d, w) { w = -1; for (d in a) if (w < 0 || a[d] + 0 > a[w] + 0) w = d; return w }
-  /\(forward\)/ { n[$3+0] = $4; cpu[$3+0] = $(NF-5) }
+# Extrapolation from measured rates only: the CPU seconds per position of
+# the pass the build was in when it stopped (its last progress line, less
+# the CPU at the end of the last finished layer), times the positions of
+# the layer it walks, give that one pass's time; the layers after it are
+# at least as costly per position (longer bounce turns), so it is a lower
+# bound of the whole build.  The growth of the finished layers is shown
+# beside it.
+extra=$(awk -v pass="$pass" '
+  /\(forward\)/ { n[$3+0] = $4; cpu[$3+0] = $(NF-5); if ($3 + 0 > last) last = $3 + 0 }
   END {
-    split(est, lines, "\n")
-    for (i in lines) if (lines[i] ~ /^estimate: layer [0-9]+:/) {
-      split(lines[i], w, " "); d = w[3] + 0; c = w[4]; gsub(/[~]/, "", c); e[d] = c
-    }
-    last = -1; for (d in n) if (d + 0 > last) last = d + 0
     if (last < 2) { print "not enough layers finished to extrapolate"; exit }
-    rate = (cpu[last] - cpu[last - 1]) / n[last - 1]
-    tot = 0; for (d in e) tot += e[d]
-    printf "%.1f ms of CPU per class (layer %d expanded, forward); ~%.3g classes in all (estimate) -> ~%.1f CPU hours forward + backward, ~%.1f h on 2 cores. ", 1000 * rate, last - 1, tot, 2 * rate * tot / 3600, rate * tot / 3600
-    printf "At that rate one hour on 2 cores builds ~%.3g classes (forward + backward); memory is not the limit: two layers of the widest estimate, %.3g classes each at 17 bytes (16-byte key, value byte), take ~%.2f GiB of 20.\n", 3600 / rate, e[wd = widest(e)], 2 * e[wd] * 17 / 2^30
+    for (d = 1; d <= last; d++) if (n[d-1] > 0) g = g sprintf("%s%d: x%.1f", g == "" ? "" : ", ", d, n[d] / n[d-1])
+    k = split(pass, lines, "\n")
+    if (k < 1 || lines[k] == "") {
+      rate = (cpu[last] - cpu[last - 1]) / n[last - 1]
+      printf "growth of the layers (classes over the layer before): %s. The last layer found took %.3f ms of CPU per class of layer %d. ", g, 1000 * rate, last - 1
+      exit
+    }
+    split(lines[k], w, " ")
+    # tb: finding layer D from layer E: DONE of N positions (P%), T s, C s of CPU, M MiB
+    done = w[8]; tot = w[10]; c = w[15]; d = w[4] + 0; e = w[7]; gsub(/:/, "", e)
+    rate = (c - cpu[last]) / done
+    printf "growth of the layers (classes over the layer before): %s. The pass finding layer %d from layer %d (%s classes) walked %s of them in %.0f s of CPU: %.3f ms of CPU per position, so that pass alone needs ~%.0f CPU s, ~%.1f hours on 2 cores. The layers after it are wider (the growth above) and cost at least as much per position, and the backward pass walks every layer again: the whole build takes well over that.", g, d, e + 0, tot, done, c - cpu[last], 1000 * rate, rate * tot, rate * tot / 7200
   }' <<< "$log")
 {
   echo "# Tablebase builds"
@@ -105,19 +116,20 @@ extra=$(awk -v est="$est" '
   echo '```'
   echo
   echo "Build (\`paperball tb build --rules book --field 2,4,4 --threads 2\`) given $big s"
-  echo "(\`--time-limit $big --memory 20G\`; exit status $status: 0 finished, 3 stopped by the time limit"
-  echo "between layers, 4 over the memory budget). Layers"
-  echo "finished (CPU: of the process, the estimate before the build included):"
+  echo "(\`--time-limit $big --memory 20G\`; exit status $status: 0 finished, 3 stopped by the time limit,"
+  echo "4 over the memory budget). Layers finished (CPU: of the process, the estimate before the"
+  echo "build included), then the progress of the pass it was in:"
   echo
   echo '```'
   echo "$log"
+  [ -n "$pass" ] && echo "$pass"
+  [ -n "$msg" ] && echo "$msg"
   echo '```'
   echo
   echo "Layer files written: ${layer_bytes:-0} bytes. Extrapolation: $extra"
   echo
-  echo "The extrapolation is a lower bound: it takes the rate of the deepest layer expanded,"
-  echo "and deeper layers cost more per class (longer bounce turns); the sampled layer sizes"
-  echo "are biased low too (docs/tablebase.md)."
+  echo "Compare the sampled estimate above with the layers found: capture-recapture is"
+  echo "biased low (docs/tablebase.md), the more the deeper the layer."
   if [ -s "$dir/book-2-4-4.out" ]; then echo; echo '```'; cat "$dir/book-2-4-4.out"; echo '```'; fi
 } > "$out"
 echo "wrote $out" >&2

@@ -55,6 +55,12 @@ typedef struct builder {
     atomic_int over;        /* the budget refused an allocation */
     int threads;
     double t0;
+    /* Within a layer pass: positions done, the time limit passed (the
+     * rest of the layer is skipped and the pass dropped), the next
+     * progress line. */
+    atomic_size_t done;
+    atomic_int late;
+    double next_tick;
 } builder;
 
 static void layer_path(const builder *b, char kind, int d, char *buf, size_t len) {
@@ -138,6 +144,44 @@ static int read_layer_file(builder *b, char kind, int d, pb_tb_layer *L, pb_tb_l
     pb_container_close(r);
     if (rc < 0) snprintf(b->res->message, sizeof b->res->message, "%s", err);
     return rc;
+}
+
+/* ---- within a layer ---- */
+
+static double cpu_now(void);
+
+/* Before a layer pass. */
+static void pass_start(builder *b) {
+    atomic_store(&b->done, 0);
+    b->next_tick = omp_get_wtime() + 30.0;
+}
+
+/* Called by the threads of a layer pass after each position (`what`: the
+ * pass, e.g. "finding layer 8 from layer 7"): every 1024 positions it
+ * looks at the time limit, which stops the pass at once (exit "late"),
+ * and writes a progress line about every 30 s. */
+static void pass_tick(builder *b, const char *what, size_t n) {
+    size_t k = atomic_fetch_add(&b->done, 1) + 1;
+    if (k & 1023) return;
+    double now = omp_get_wtime();
+    if (b->o->time_limit > 0 && now - b->t0 >= b->o->time_limit) atomic_store(&b->late, 1);
+    if (!b->o->progress) return;
+#pragma omp critical(pb_tb_tick)
+    if (now >= b->next_tick) {
+        b->next_tick = now + 30.0;
+        fprintf(b->o->progress, "tb: %s: %zu of %zu positions (%.1f%%), %.1f s, %.1f s of CPU, %.1f MiB\n", what,
+                k, n, 100.0 * (double)k / (double)(n ? n : 1), now - b->t0, cpu_now(),
+                (double)atomic_load(&b->mem) / 1048576.0);
+        fflush(b->o->progress);
+    }
+}
+
+/* The message of a pass cut short by the time limit. */
+static void late_message(builder *b, const char *what, size_t n) {
+    snprintf(b->res->message, sizeof b->res->message,
+             "stopped by the time limit while %s after %zu of %zu positions (%.1f s); that pass is dropped, the "
+             "layer files before it are kept: rerun to go on",
+             what, (size_t)atomic_load(&b->done), n, omp_get_wtime() - b->t0);
 }
 
 /* ---- forward ---- */
@@ -254,6 +298,9 @@ static int merge_buffers(builder *b, kbuf *bufs, int nb, pb_tb_layer *next) {
  * gathering the successor classes in its own set, then sorted into bufs[t]. */
 static void expand_layer(builder *b, const pb_tb_layer *cur, kbuf *bufs, atomic_int *failed, atomic_int *bad_layer) {
     const int kw = b->k.kw;
+    char what[64];
+    snprintf(what, sizeof what, "finding layer %d from layer %d", cur->depth + 1, cur->depth);
+    pass_start(b);
 #pragma omp parallel num_threads(b->threads)
     {
         int t = omp_get_thread_num();
@@ -270,13 +317,14 @@ static void expand_layer(builder *b, const pb_tb_layer *cur, kbuf *bufs, atomic_
         for (size_t i = 0; i < cur->n; i++) {
             /* With no empty node left every turn ends the game: nothing
              * to walk for (the deepest possible layer). */
-            if (atomic_load(failed) || cur->depth >= b->f->nempty) continue;
+            if (atomic_load(failed) || atomic_load(&b->late) || cur->depth >= b->f->nempty) continue;
             pb_tb_unpack(b->f, &b->k, cur->keys + i * (size_t)kw, cur->to_move, &p);
             empty_ends(b->f, &p, c.empty_one, c.empty_both);
             pb_tb_mirror_segs(b->f, p.seg, c.mirror);
             long r = pb_turn_outcomes(tw, &p, fwd_one, &c);
             if (r < 0 || c.failed) atomic_store(failed, 1);
             if (c.bad_layer) atomic_store(bad_layer, 1);
+            pass_tick(b, what, cur->n);
         }
         long long slots = (long long)(set.nslots * (size_t)kw * 8);
         bufs[t].keys = pb_tb_keyset_take_sorted(&set, &bufs[t].n);
@@ -301,6 +349,11 @@ static pb_tb_status forward_step(builder *b, const pb_tb_layer *cur, pb_tb_layer
                  "a turn from layer %d did not lead to layer %d (the layering does not hold)", cur->depth,
                  cur->depth + 1);
         st = PB_TB_BAD;
+    } else if (atomic_load(&b->late)) {
+        char what[64];
+        snprintf(what, sizeof what, "finding layer %d from layer %d", cur->depth + 1, cur->depth);
+        late_message(b, what, cur->n);
+        st = PB_TB_STOPPED;
     } else if (failed || merge_buffers(b, bufs, nt, next)) {
         st = PB_TB_MEMORY;
         snprintf(b->res->message, sizeof b->res->message,
@@ -368,6 +421,9 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
      * score can only end it against himself: loss in 1. */
     const int last_no_draw =
         cur->depth >= b->f->nempty && (b->f->spec.rules == PB_RULES_BOOK || b->f->spec.dead_end == PB_DEAD_END_LOSS);
+    char what[64];
+    snprintf(what, sizeof what, "solving layer %d", cur->depth);
+    pass_start(b);
 #pragma omp parallel num_threads(b->threads) reduction(+ : cl[:3], po[:3])
     {
         pb_turnwalk *tw = pb_turnwalk_new(b->f);
@@ -377,6 +433,7 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
         uint64_t key[PB_TB_MAX_KW];
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < cur->n; i++) {
+            if (atomic_load(&b->late)) continue;
             pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, cur->to_move, &p);
             bwd_ctx c = {b, next, -100000, 0, 0};
             long r = 1;
@@ -394,8 +451,13 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
             int v = pb_tb_value(c.value) + 1;
             cl[v] += 1;
             po[v] += (uint64_t)mult;
+            pass_tick(b, what, cur->n);
         }
         pb_turnwalk_free(tw);
+    }
+    if (atomic_load(&b->late)) {
+        late_message(b, what, cur->n);
+        return PB_TB_STOPPED;
     }
     for (int v = 0; v < 3; v++) {
         cnt->classes_by[v] = cl[v], cnt->positions_by[v] = po[v];
@@ -418,8 +480,6 @@ static double cpu_now(void) {
     getrusage(RUSAGE_SELF, &u);
     return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
 }
-
-static double cpu_now(void);
 
 /* Whether the time limit has passed (after layer d of the pass `how` was
  * kept on disk); if so, says where in res. */

@@ -220,8 +220,10 @@ typedef struct pb_tb_build_opts {
     int keep;          /* keep the layer files after the build */
     int level;         /* zstd level of the final file (0: 9) */
     FILE *progress;    /* progress lines, or NULL */
-    double time_limit; /* seconds; 0: none.  Looked at between layers: a layer
-                                begun is finished and kept, so a rerun goes on from it */
+    double time_limit; /* seconds; 0: none.  Looked at between layers and every
+                                1024 positions within a layer pass: a pass cut short
+                                is dropped, the layer files before it are kept, so a
+                                rerun goes on from them */
 } pb_tb_build_opts;
 
 typedef struct pb_tb_build_result {
@@ -242,7 +244,7 @@ typedef enum {
     PB_TB_MEMORY, /* the budget would be exceeded: stopped cleanly, resumable */
     PB_TB_IO,     /* a file could not be written or read */
     PB_TB_BAD,    /* the root is a finished game, the rules have no layering, ... */
-    PB_TB_STOPPED /* the time limit: stopped cleanly between layers, resumable */
+    PB_TB_STOPPED /* the time limit: stopped cleanly, resumable from the layers kept */
 } pb_tb_status;
 
 /* Builds the tablebase of root (a position where the game goes on) into

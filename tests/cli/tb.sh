@@ -37,6 +37,18 @@ ls tl.pbt.k* > /dev/null 2>&1 || fail "a stopped build kept no layer file"
 check "rerun after the time limit" 0 "$(status "$pb" tb build --field 2,2,4 --out tl.pbt --quiet)"
 cmp -s tl.pbt b.pbt || fail "the resumed build differs from the direct one"
 
+# The time limit is also looked at within a layer pass (every 1024
+# positions): hockey (2;4;4) takes seconds, its passes of the later layers
+# each over a second, so a limit of 1.5 s stops it in the middle of one
+# (or between layers, on a fast machine); either way the rerun goes on
+# from the layers kept and writes the file of a direct build.
+rm -f hl.pbt* hd.pbt*
+check "time limit in a layer (exit status 3)" 3 \
+  "$(status "$pb" tb build --rules hockey --field 2,4,4 --setback 0 --threads 2 --out hl.pbt --time-limit 1.5 --quiet)"
+check "rerun after it" 0 "$(status "$pb" tb build --rules hockey --field 2,4,4 --setback 0 --out hl.pbt --quiet)"
+"$pb" tb build --rules hockey --field 2,4,4 --setback 0 --out hd.pbt --quiet > /dev/null
+cmp -s hl.pbt hd.pbt || fail "the build resumed after a stop within a layer differs from the direct one"
+
 # Stats: per-layer counts and the longest forced win, drawn.
 "$pb" tb stats b.pbt --svg win.svg > stats.txt
 check "stats exit status" 0 $?
