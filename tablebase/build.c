@@ -169,8 +169,8 @@ static void pass_tick(builder *b, const char *what, size_t n) {
 #pragma omp critical(pb_tb_tick)
     if (now >= b->next_tick) {
         b->next_tick = now + 30.0;
-        fprintf(b->o->progress, "tb: %s: %zu of %zu positions (%.1f%%), %.1f s, %.1f s of CPU, %.1f MiB\n", what,
-                k, n, 100.0 * (double)k / (double)(n ? n : 1), now - b->t0, cpu_now(),
+        fprintf(b->o->progress, "tb: %s: %zu of %zu positions (%.1f%%), %.1f s, %.1f s of CPU, %.1f MiB\n", what, k, n,
+                100.0 * (double)k / (double)(n ? n : 1), now - b->t0, cpu_now(),
                 (double)atomic_load(&b->mem) / 1048576.0);
         fflush(b->o->progress);
     }
