@@ -18,7 +18,9 @@ mkdir -p "$dir" "$root/results/img"
 fields="book-2-2-4|--rules book --field 2,2,4
 book-2-4-2|--rules book --field 2,4,2
 hockey-2-4-4-s0|--rules hockey --field 2,4,4 --setback 0
-hockey-2-4-4-s1|--rules hockey --field 2,4,4 --setback 1"
+hockey-2-4-4-s1|--rules hockey --field 2,4,4 --setback 1
+book-2-2-6|--rules book --field 2,2,6
+book-2-6-2|--rules book --field 2,6,2"
 {
   echo "# Tablebases"
   echo
