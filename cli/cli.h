@@ -32,7 +32,7 @@ typedef struct pb_opts {
     const char *batch; /* --batch FILE: one record per line (cli/batch.c) */
     int depth;         /* -1: not given */
     int threads;       /* 0: not given */
-    int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate;
+    int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate, games;
     int mpi;   /* --mpi: the cluster mode (cli/cluster.h) */
     int match; /* --match: triple match play (cli/match.c) */
     const char *svg, *html, *memory, *claim, *checkpoint, *out;

@@ -1,5 +1,7 @@
 /* cmd_tb.c - `paperball tb`: build, probe, verify and describe tablebases
  * (tablebase/tablebase.h, docs/tablebase.md). */
+#include <stdio.h>
+#include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +60,33 @@ static int check_build(const pb_field *f, const pb_game *g, const pb_opts *o, in
     return PB_EXIT_OK;
 }
 
+/* The games of res as numbers: Top wins, Bottom wins, draws, all. */
+static void games_mpz(const pb_tb_build_result *res, mpz_t g[4]) {
+    mpz_init(g[3]);
+    for (int i = 0; i < 3; i++) {
+        mpz_init_set_ui(g[i], (unsigned long)(uint64_t)(res->games[i] >> 64));
+        mpz_mul_2exp(g[i], g[i], 64);
+        mpz_add_ui(g[i], g[i], (unsigned long)(uint64_t)res->games[i]);
+        mpz_add(g[3], g[3], g[i]);
+    }
+}
+
+static void json_games(pb_json *j, const pb_tb_build_result *res) {
+    if (res->games_over) {
+        pb_json_raw(j, "games", "null");
+        return;
+    }
+    mpz_t g[4];
+    games_mpz(res, g);
+    const char *names[4] = {"games_top_wins", "games_bottom_wins", "games_draws", "games"};
+    for (int i = 0; i < 4; i++) {
+        char *digits = mpz_get_str(NULL, 10, g[i]);
+        pb_json_raw(j, names[i], digits);
+        free(digits);
+        mpz_clear(g[i]);
+    }
+}
+
 static void print_build_json(const pb_field *f, const pb_opts *o, const pb_tb_build_result *res, double bpp) {
     char desc[128];
     pb_json j;
@@ -82,6 +111,7 @@ static void print_build_json(const pb_field *f, const pb_opts *o, const pb_tb_bu
     pb_json_num(&j, "forward_seconds", "%.3f", res->forward_seconds);
     pb_json_num(&j, "backward_seconds", "%.3f", res->backward_seconds);
     pb_json_num(&j, "cpu_seconds", "%.3f", res->cpu_seconds);
+    if (o->games) json_games(&j, res);
     pb_json_end(&j);
 }
 
@@ -100,6 +130,14 @@ static void print_build_text(const pb_field *f, const pb_game *g, const pb_opts 
            res->forward_seconds, res->backward_seconds, res->cpu_seconds,
            res->resumed_forward || res->resumed_backward ? ", resumed" : "");
     printf("peak memory  %.1f MiB in layers and buffers\n", (double)res->peak_memory / 1048576.0);
+    if (o->games && res->games_over) printf("games        more than 2^128: not counted\n");
+    else if (o->games) {
+        mpz_t g[4];
+        games_mpz(res, g);
+        gmp_printf("games        %Zd complete games from the root: Top wins %Zd, Bottom wins %Zd, draws %Zd\n", g[3],
+                   g[0], g[1], g[2]);
+        for (int i = 0; i < 4; i++) mpz_clear(g[i]);
+    }
 }
 
 /* Builds the tablebase of g's position into o->out and reports it. */
@@ -111,6 +149,7 @@ static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
     bo.memory = o->memory ? pb_parse_size(o->memory) : 0;
     bo.progress = o->quiet ? NULL : stderr;
     bo.time_limit = o->time_limit;
+    bo.games = o->games;
     pb_tb_build_result res;
     pb_tb_status st = pb_tb_build(f, &g->pos, o->out, &bo, &res);
     if (st != PB_TB_OK)
@@ -135,8 +174,11 @@ static int tb_build(int argc, char **argv, int estimate_only) {
                                        PB_OPT_THREADS(o, "OpenMP threads"),
                                        PB_OPT_MEMORY(o, "budget for the layers in memory; over it the build stops\n"
                                                         "(exit status 4) keeping its finished layers: rerun to go on"),
-                                       PB_OPT_TIME_LIMIT(o, "stop between layers after SECONDS (exit 3), keeping the\n"
-                                                            "finished layers: rerun to go on"),
+                                       PB_OPT_TIME_LIMIT(o, "stop after SECONDS (exit 3), keeping the finished\n"
+                                                            "layers: rerun to go on"),
+                                       PB_OPT_FLAG("games", &o.games,
+                                                   "also count the complete games from the root, by result\n"
+                                                   "(every bounce route counted; as enumerate's games)"),
                                        PB_OPT_JSON(o),
                                        PB_OPT_QUIET(o),
                                        PB_OPT_END};

@@ -473,6 +473,99 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
     return PB_TB_OK;
 }
 
+/* ---- whole games (opts.games) ----
+ *
+ * The games from a position p, by result (Top wins, Bottom wins, drawn),
+ * are the sum over its turn's distinct outcomes o of routes(o) times: the
+ * unit count of o's result when o ends the game, else the games from the
+ * position after o, which is in layer d + 1 (its class: left-right mirror
+ * images have the same games, as they have the same turns mirrored).  The
+ * turn walk gives each outcome's number of routes (pb_turn_outcomes, ends
+ * on), so no route is listed.  From the deepest layer back this gives the
+ * games from every position, and at the root the number `enumerate` gives
+ * (all complete turn sequences; tested equal).  128-bit sums: an overflow
+ * is reported (games_over), never wrapped. */
+
+typedef struct games3 {
+    unsigned __int128 g[3]; /* Top wins, Bottom wins, drawn */
+} games3;
+
+typedef struct cnt_ctx {
+    const builder *b;
+    const pb_tb_layer *next;
+    const games3 *gnext;
+    games3 acc;
+    int missing, over;
+} cnt_ctx;
+
+static int add_times(unsigned __int128 *acc, uint64_t routes, unsigned __int128 x) {
+    unsigned __int128 m;
+    return __builtin_mul_overflow((unsigned __int128)routes, x, &m) || __builtin_add_overflow(*acc, m, acc);
+}
+
+static int cnt_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    cnt_ctx *c = ctx;
+    if (o->overflow) c->over = 1;
+    else if (o->end != PB_END_NONE) {
+        int r = o->loser == PB_NOBODY ? 2 : o->loser == PB_BOTTOM ? 0 : 1;
+        c->over |= add_times(&c->acc.g[r], o->routes, 1);
+    } else {
+        uint64_t key[PB_TB_MAX_KW];
+        pb_tb_canon_segs(f, &c->b->k, o->key, (int)(o->key[f->nwords] & 0xffff), key);
+        long j = pb_tb_search(c->next->keys, c->next->n, c->b->k.kw, key);
+        if (j < 0) c->missing = 1;
+        for (int r = 0; j >= 0 && r < 3; r++) c->over |= add_times(&c->acc.g[r], o->routes, c->gnext[j].g[r]);
+    }
+    return c->missing || c->over;
+}
+
+/* The games from every position of cur (keys), given those of next;
+ * NULL on failure (message set, status in *st). */
+static games3 *games_step(builder *b, const pb_tb_layer *cur, const pb_tb_layer *next, const games3 *gnext,
+                          pb_tb_status *st) {
+    games3 *g = NULL;
+    if (!charge(b, (long long)(cur->n * sizeof *g))) g = calloc(cur->n + 1, sizeof *g);
+    if (!g) {
+        snprintf(b->res->message, sizeof b->res->message,
+                 "stopped: the memory budget is too small to count the games of layer %d", cur->depth);
+        *st = PB_TB_MEMORY;
+        return NULL;
+    }
+    atomic_int missing = 0, over = 0;
+    char what[64];
+    snprintf(what, sizeof what, "counting the games of layer %d", cur->depth);
+    pass_start(b);
+#pragma omp parallel num_threads(b->threads)
+    {
+        pb_turnwalk *tw = pb_turnwalk_new(b->f);
+        pb_turnwalk_set_keys_only(tw, 1);
+        pb_position p;
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < cur->n; i++) {
+            if (atomic_load(&b->late) || atomic_load(&missing) || atomic_load(&over)) continue;
+            pb_tb_unpack(b->f, &b->k, cur->keys + i * b->k.kw, cur->to_move, &p);
+            cnt_ctx c = {b, next, gnext, {{0, 0, 0}}, 0, 0};
+            if (pb_turn_outcomes(tw, &p, cnt_one, &c) < 0 && !c.over) c.missing = 1;
+            if (c.missing) atomic_store(&missing, 1);
+            if (c.over) atomic_store(&over, 1);
+            g[i] = c.acc;
+            pass_tick(b, what, cur->n);
+        }
+        pb_turnwalk_free(tw);
+    }
+    *st = PB_TB_OK;
+    if (atomic_load(&b->late)) late_message(b, what, cur->n), *st = PB_TB_STOPPED;
+    else if (missing)
+        snprintf(b->res->message, sizeof b->res->message, "counting games: a successor of layer %d is missing",
+                 cur->depth),
+            *st = PB_TB_BAD;
+    b->res->games_over |= atomic_load(&over);
+    if (*st == PB_TB_OK) return g;
+    free(g);
+    charge(b, -(long long)(cur->n * sizeof *g));
+    return NULL;
+}
+
 /* ---- the whole build ---- */
 
 static double cpu_now(void) {
@@ -631,6 +724,7 @@ static pb_tb_status backward_pass(builder *b, const pb_position *root, int d0, i
     memset(&next, 0, sizeof next);
     next.vals = malloc(1);
     pb_tb_status st = PB_TB_OK;
+    games3 *gnext = NULL, *gcur = NULL; /* with opts.games: of next, of L */
     for (int d = dmax; d >= d0 && st == PB_TB_OK; d--) {
         pb_tb_layer L;
         memset(&L, 0, sizeof L);
@@ -641,12 +735,19 @@ static pb_tb_status backward_pass(builder *b, const pb_position *root, int d0, i
         }
         st = backward_layer(b, &L, &next, &counts[d - d0]);
         if (st == PB_TB_MEMORY) break;
+        if (st == PB_TB_OK && b->o->games) gcur = games_step(b, &L, &next, gnext, &st);
         if (st == PB_TB_OK && d > d0 && out_of_time(b, b->o, res, d, "backward")) st = PB_TB_STOPPED;
+        if (gnext) charge(b, -(long long)(next.n * sizeof *gnext));
+        free(gnext);
+        gnext = gcur, gcur = NULL;
         release(b, &next);
         next = L;
         if (atomic_load(&b->peak) > res->peak_memory) res->peak_memory = atomic_load(&b->peak);
     }
     if (st == PB_TB_OK && next.n == 1) res->root_value = next.vals[0];
+    if (st == PB_TB_OK && next.n == 1 && gnext) memcpy(res->games, gnext[0].g, sizeof res->games);
+    if (gnext) charge(b, -(long long)(next.n * sizeof *gnext));
+    free(gnext);
     release(b, &next);
     return st;
 }

@@ -220,6 +220,8 @@ typedef struct pb_tb_build_opts {
     int keep;          /* keep the layer files after the build */
     int level;         /* zstd level of the final file (0: 9) */
     FILE *progress;    /* progress lines, or NULL */
+    int games;         /* also count the whole games from every position (backward,
+                                route by route, in 128 bits): res->games */
     double time_limit; /* seconds; 0: none.  Looked at between layers and every
                                 1024 positions within a layer pass: a pass cut short
                                 is dropped, the layer files before it are kept, so a
@@ -236,6 +238,11 @@ typedef struct pb_tb_build_result {
     double cpu_seconds;                    /* user + system time of the process during the build */
     int resumed_forward, resumed_backward; /* layers taken from an earlier run */
     uint8_t root_value;
+    /* With opts.games: the complete games from the root (turn sequences to
+     * the end, every bounce route counted), won by Top, won by Bottom,
+     * drawn; games_over: they passed 2^128 (not counted). */
+    unsigned __int128 games[3];
+    int games_over;
     char message[512];
 } pb_tb_build_result;
 

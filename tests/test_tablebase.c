@@ -20,6 +20,7 @@
 #include "enumerate.h"
 #include "line.h"
 #include "posset.h"
+#include "ref_enum.h"
 #include "ref_minimax.h"
 #include "tablebase.h"
 
@@ -205,6 +206,78 @@ static void test_small_fields_exact(void **state) {
         pb_enum_result_free(&er);
         fixture_free(&x);
     }
+}
+
+/* Whole games counted backward over the layers (opts.games) against two
+ * forward counts: the naive enumeration (every sequence walked on its own)
+ * where the games are few, and pb_enumerate (turn walks with route counts,
+ * forward) on book (2;2;4), with 1.3e9 games.  By result: Top wins, Bottom
+ * wins, draws. */
+static void games_of_build(const tcase *c, uint64_t want[3]) {
+    pb_field *f = field_of(c);
+    pb_position root;
+    pb_position_start(f, &root, PB_TOP);
+    char path[128];
+    tmp_path(path, sizeof path, "games");
+    pb_tb_build_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2, o.games = 1;
+    pb_tb_build_result res;
+    if (pb_tb_build(f, &root, path, &o, &res) != PB_TB_OK) fail_msg("build: %s", res.message);
+    assert_int_equal(res.games_over, 0);
+    for (int i = 0; i < 3; i++) {
+        assert_true(res.games[i] >> 64 == 0);
+        assert_int_equal((uint64_t)res.games[i], want[i]);
+    }
+    remove(path);
+    pb_field_free(f);
+}
+
+static void test_games_count(void **state) {
+    (void)state;
+    for (int c = 0; c < NSMALL; c++) {
+        pb_field *f = field_of(&small[c]);
+        pb_position root;
+        pb_position_start(f, &root, PB_TOP);
+        ref_enum_row rows[64];
+        uint64_t all, want[3] = {0, 0, 0};
+        int n = ref_enum(f, &root, 60, rows, 64, &all);
+        for (int d = 0; d < n; d++) {
+            const uint64_t *o = rows[d].outcome;
+            want[0] += o[PB_OUT_GOAL_TOP] + o[PB_OUT_OWN_GOAL_BOTTOM] + o[PB_OUT_DEAD_END_BOTTOM];
+            want[1] += o[PB_OUT_GOAL_BOTTOM] + o[PB_OUT_OWN_GOAL_TOP] + o[PB_OUT_DEAD_END_TOP];
+            want[2] += o[PB_OUT_DEAD_END_DRAW] + o[PB_OUT_KICK_DRAW];
+        }
+        assert_true(want[0] + want[1] + want[2] > 0);
+        pb_field_free(f);
+        games_of_build(&small[c], want);
+    }
+    tcase c = {PB_RULES_BOOK, 2, 2, 4, 0, PB_DEAD_END_DRAW};
+    pb_field *f = field_of(&c);
+    pb_position root;
+    pb_position_start(f, &root, PB_TOP);
+    pb_enum_options eo;
+    pb_enum_options_init(&eo);
+    eo.threads = 2;
+    pb_enum_result er;
+    assert_int_equal(pb_enumerate(f, &root, &eo, &er), PB_ENUM_OK);
+    assert_true(er.complete);
+    mpz_t w[3];
+    for (int i = 0; i < 3; i++) mpz_init(w[i]);
+    for (int d = 0; d < er.nrows; d++) {
+        mpz_t *o = er.rows[d].outcome;
+        mpz_add(w[0], w[0], o[PB_OUT_GOAL_TOP]), mpz_add(w[0], w[0], o[PB_OUT_OWN_GOAL_BOTTOM]);
+        mpz_add(w[0], w[0], o[PB_OUT_DEAD_END_BOTTOM]);
+        mpz_add(w[1], w[1], o[PB_OUT_GOAL_BOTTOM]), mpz_add(w[1], w[1], o[PB_OUT_OWN_GOAL_TOP]);
+        mpz_add(w[1], w[1], o[PB_OUT_DEAD_END_TOP]);
+        mpz_add(w[2], w[2], o[PB_OUT_DEAD_END_DRAW]), mpz_add(w[2], w[2], o[PB_OUT_KICK_DRAW]);
+    }
+    uint64_t want[3];
+    for (int i = 0; i < 3; i++) want[i] = mpz_get_ui(w[i]), mpz_clear(w[i]);
+    assert_int_equal(want[0] + want[1] + want[2], mpz_get_ui(er.games));
+    pb_enum_result_free(&er);
+    pb_field_free(f);
+    games_of_build(&c, want);
 }
 
 /* A larger field: the layer sizes against the enumeration, and a random
@@ -624,6 +697,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_fields_exact),
         cmocka_unit_test(test_larger_field_sample),
+        cmocka_unit_test(test_games_count),
         cmocka_unit_test(test_deterministic_and_resumable),
         cmocka_unit_test(test_verify_catches_one_change),
         cmocka_unit_test(test_container_refuses),
