@@ -2,6 +2,7 @@
 # Builds (or reuses) the tablebases of the small fields and writes their
 # statistics into results/tablebases.md, the longest forced wins drawn as
 # results/img/tb-*.svg.
+# Each table is built afresh with --games (its whole games from the start).
 # Usage: scripts/tablebase_tables.sh [BUILD_DIR] [SECONDS]
 #   (default build/ and at most 900 s for each build and each verification)
 # The tables are kept in BUILD_DIR/tablebases/ (scripts/bench_tablebase.sh
@@ -40,18 +41,20 @@ book-2-6-2|--rules book --field 2,6,2"
 } > "$out"
 while IFS='|' read -r name opts; do
   file=$dir/$name.pbt
-  if [ ! -f "$file" ]; then
-    set +e
-    # shellcheck disable=SC2086
-    timeout "$limit" nice "$pb" tb build $opts --threads 2 --quiet --out "$file" > /dev/null
-    bs=$?
-    set -e
-    if [ $bs -ne 0 ]; then
-      rm -f "$file"*
-      { echo; echo "## $name"; echo; echo "- \`paperball tb build $opts\` did not finish in $limit s (exit status $bs)."; } >> "$out"
-      continue
-    fi
+  # Built afresh with --games: the whole games from the start, counted
+  # backward over the layers (docs/tablebase.md), come with the build.
+  rm -f "$file"*
+  set +e
+  # shellcheck disable=SC2086
+  timeout "$limit" nice "$pb" tb build $opts --threads 2 --quiet --games --out "$file" > "$dir/$name.build"
+  bs=$?
+  set -e
+  if [ $bs -ne 0 ]; then
+    rm -f "$file"*
+    { echo; echo "## $name"; echo; echo "- \`paperball tb build $opts\` did not finish in $limit s (exit status $bs)."; } >> "$out"
+    continue
   fi
+  games=$(sed -n 's/^games *//p' "$dir/$name.build")
   # The verifier walks every route: bounded, since late bounce turns can have
   # millions of them.
   set +e
@@ -68,8 +71,9 @@ while IFS='|' read -r name opts; do
     echo
     echo "## $(echo "$stats" | head -1 | sed 's/^field  //; s/; .*//')"
     echo
-    echo "- command: \`paperball tb build $opts --out $name.pbt\`, then \`paperball tb stats $name.pbt --svg tb-$name.svg\`"
+    echo "- command: \`paperball tb build $opts --games --out $name.pbt\`, then \`paperball tb stats $name.pbt --svg tb-$name.svg\`"
     echo "- file: $(stat -c %s "$file") bytes; $verified"
+    echo "- whole games (\`--games\`): $games"
     echo
     echo '```'
     echo "$stats" | tail -n +2
