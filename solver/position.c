@@ -18,12 +18,15 @@ int pb_free_count(const pb_field *f, const pb_position *p, int i) {
     return n;
 }
 
-/* Draws segment s if it is free, erases it if it is drawn (add: +1, -1). */
+/* Draws segment s if it is free, erases it if it is drawn (add: +1, -1).
+ * A segment's direction from its lower/left end a is E, NE, N or NW (0 to
+ * 3), so its direction from b, the opposite, is 4 more. */
 static inline void flip_segment(const pb_field *f, pb_position *p, int s, int add) {
     const pb_segment *g = &f->segs[s];
+    const unsigned bit = 1u << g->dir;
     p->seg[s >> 6] ^= 1ULL << (s & 63);
     p->deg[g->a] = (uint8_t)(p->deg[g->a] + add), p->deg[g->b] = (uint8_t)(p->deg[g->b] + add);
-    p->dirs[g->a] ^= (uint8_t)(1u << g->dir), p->dirs[g->b] ^= (uint8_t)(1u << (g->dir ^ 4));
+    p->dirs[g->a] ^= (uint8_t)bit, p->dirs[g->b] ^= (uint8_t)(bit << 4);
     p->hash ^= f->zobrist_seg[s];
 }
 
