@@ -2,37 +2,30 @@
 #include "tactics.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-static void init_links(pb_tactics *t, const pb_field *f, int i) {
-    int n = 0;
+/* Node i's direction masks (tactics.h). */
+static void init_masks(pb_tactics *t, const pb_field *f, int i) {
     t->legal[i] = t->scores[i][0] = t->scores[i][1] = t->plain_occupied[i] = t->plain_other[i] = 0;
     for (int d = 0; d < 8; d++) {
         if (!pb_is_node(f, i) || f->seg[i][d] < 0) continue;
-        int to = pb_step_to(f, i, d), owner = t->score_owner[i][d], occupied0 = (f->flags[to] & PB_OCCUPIED0) != 0;
-        pb_tactics_link l = {(int8_t)d, (int8_t)owner, (int8_t)occupied0, (int16_t)f->seg[i][d], (int16_t)to};
-        t->links[i][n++] = l;
+        int owner = t->score_owner[i][d];
         uint8_t bit = (uint8_t)(1u << d);
         t->legal[i] |= bit;
         if (owner >= 0) t->scores[i][owner] |= bit;
-        else if (occupied0) t->plain_occupied[i] |= bit;
+        else if (f->flags[pb_step_to(f, i, d)] & PB_OCCUPIED0) t->plain_occupied[i] |= bit;
         else t->plain_other[i] |= bit;
     }
-    t->nlinks[i] = (uint8_t)n;
 }
 
 int pb_tactics_init(pb_tactics *t, const pb_field *f) {
     const size_t n = (size_t)f->nlattice;
     t->f = f;
     t->score_owner = malloc(sizeof *t->score_owner * n);
-    t->nlinks = malloc(n);
-    t->links = malloc(sizeof *t->links * n);
     t->legal = malloc(n);
     t->scores = malloc(sizeof *t->scores * n);
     t->plain_occupied = malloc(n);
     t->plain_other = malloc(n);
-    if (!t->score_owner || !t->nlinks || !t->links || !t->legal || !t->scores || !t->plain_occupied ||
-        !t->plain_other) {
+    if (!t->score_owner || !t->legal || !t->scores || !t->plain_occupied || !t->plain_other) {
         pb_tactics_free(t);
         return -1;
     }
@@ -47,19 +40,17 @@ int pb_tactics_init(pb_tactics *t, const pb_field *f) {
             if (owner != PB_NOBODY && (f->box || (owner == PB_BOTTOM ? dy < 0 : dy > 0)))
                 t->score_owner[i][d] = (int8_t)owner;
         }
-    for (int i = 0; i < f->nlattice; i++) init_links(t, f, i);
+    for (int i = 0; i < f->nlattice; i++) init_masks(t, f, i);
     return 0;
 }
 
 void pb_tactics_free(pb_tactics *t) {
     free(t->score_owner);
-    free(t->nlinks);
-    free(t->links);
     free(t->legal);
     free(t->scores);
     free(t->plain_occupied);
     free(t->plain_other);
-    t->score_owner = NULL, t->nlinks = NULL, t->links = NULL, t->scores = NULL;
+    t->score_owner = NULL, t->scores = NULL;
     t->legal = t->plain_occupied = t->plain_other = NULL;
 }
 

@@ -15,19 +15,9 @@
  * that decide most positions, cheap against a node's expansion. */
 #define PB_SCORE_BUDGET 24
 
-/* A legal segment at a node as the walk sees it: direction, segment, the
- * node at its other end, whose goal the step scores in (or -1), and that
- * node's fixed occupancy (PB_OCCUPIED0). */
-typedef struct pb_tactics_link {
-    int8_t d, owner, occupied0;
-    int16_t seg, to;
-} pb_tactics_link;
-
 typedef struct pb_tactics {
     const pb_field *f;
     int8_t (*score_owner)[8]; /* per node and direction: whose goal the step scores in, or -1 */
-    uint8_t *nlinks;          /* per node: its legal segments, in direction order */
-    pb_tactics_link (*links)[8];
     /* Per node, as direction bits: its legal steps; those that score
      * against each player; those that score against nobody onto a node
      * occupied from the start, and onto any other node. */
