@@ -18,21 +18,30 @@ int pb_free_count(const pb_field *f, const pb_position *p, int i) {
     return n;
 }
 
-/* Draws segment s if it is free, erases it if it is drawn (add: +1, -1).
- * A segment's direction from its lower/left end a is E, NE, N or NW (0 to
- * 3), so its direction from b, the opposite, is 4 more. */
-static inline void flip_segment(const pb_field *f, pb_position *p, int s, int add) {
+/* A segment's direction from its lower/left end a is E, NE, N or NW (0 to
+ * 3), so its direction from b, the opposite, is 4 more: its bits in a's
+ * and b's drawn directions are bit and bit << 4. */
+static inline void draw_segment(const pb_field *f, pb_position *p, int s) {
     const pb_segment *g = &f->segs[s];
     const unsigned bit = 1u << g->dir;
-    p->seg[s >> 6] ^= 1ULL << (s & 63);
-    p->deg[g->a] = (uint8_t)(p->deg[g->a] + add), p->deg[g->b] = (uint8_t)(p->deg[g->b] + add);
-    p->dirs[g->a] ^= (uint8_t)bit, p->dirs[g->b] ^= (uint8_t)(bit << 4);
+    p->seg[s >> 6] |= 1ULL << (s & 63);
+    p->deg[g->a]++, p->deg[g->b]++;
+    p->dirs[g->a] |= (uint8_t)bit, p->dirs[g->b] |= (uint8_t)(bit << 4);
     p->hash ^= f->zobrist_seg[s];
 }
 
-void pb_draw_segment(const pb_field *f, pb_position *p, int s) { flip_segment(f, p, s, 1); }
+static inline void erase_segment(const pb_field *f, pb_position *p, int s) {
+    const pb_segment *g = &f->segs[s];
+    const unsigned bit = 1u << g->dir;
+    p->seg[s >> 6] &= ~(1ULL << (s & 63));
+    p->deg[g->a]--, p->deg[g->b]--;
+    p->dirs[g->a] &= (uint8_t)~bit, p->dirs[g->b] &= (uint8_t) ~(bit << 4);
+    p->hash ^= f->zobrist_seg[s];
+}
 
-void pb_erase_segment(const pb_field *f, pb_position *p, int s) { flip_segment(f, p, s, -1); }
+void pb_draw_segment(const pb_field *f, pb_position *p, int s) { draw_segment(f, p, s); }
+
+void pb_erase_segment(const pb_field *f, pb_position *p, int s) { erase_segment(f, p, s); }
 
 void pb_set_ball(const pb_field *f, pb_position *p, int node) {
     p->hash ^= f->zobrist_ball[p->ball] ^ f->zobrist_ball[node];
@@ -51,7 +60,7 @@ pb_step_result pb_step(const pb_field *f, pb_position *p, int d, pb_undo *u, int
     u->seg = (int16_t)s;
     u->ball = (int16_t)from;
     u->to_move = p->to_move;
-    flip_segment(f, p, s, 1);
+    draw_segment(f, p, s);
     p->hash ^= f->zobrist_ball[from] ^ f->zobrist_ball[to];
     p->ball = (int16_t)to;
     *loser = PB_NOBODY;
@@ -79,7 +88,7 @@ pb_step_result pb_step(const pb_field *f, pb_position *p, int d, pb_undo *u, int
 }
 
 void pb_unstep(const pb_field *f, pb_position *p, const pb_undo *u) {
-    flip_segment(f, p, u->seg, -1);
+    erase_segment(f, p, u->seg);
     p->hash ^= f->zobrist_ball[p->ball] ^ f->zobrist_ball[u->ball];
     p->ball = u->ball;
     if (p->to_move != u->to_move) p->hash ^= f->zobrist_top;

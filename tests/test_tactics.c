@@ -168,8 +168,22 @@ static void dirs_on(pb_rules rules, int g, int w, int l, int s) {
         if (pb_drawn(&p, sg)) pb_erase_segment(f, &p, sg);
         else pb_draw_segment(f, &p, sg);
         assert_dirs(f, &p);
-        if (rules == PB_RULES_TRIPLE) continue;
+        /* A kick reflected at a post runs a segment twice and draws it
+         * twice: it stays drawn, and undoing both draws frees it again. */
         q = p;
+        int e = 0;
+        while (e < f->nsegments && pb_drawn(&p, e)) e++;
+        if (e < f->nsegments) {
+            const pb_segment *g = &f->segs[e];
+            pb_draw_segment(f, &p, e);
+            pb_draw_segment(f, &p, e);
+            assert_true(pb_drawn(&p, e));
+            assert_true((p.dirs[g->a] >> g->dir & 1) && (p.dirs[g->b] >> (g->dir ^ 4) & 1));
+            pb_erase_segment(f, &p, e);
+            pb_erase_segment(f, &p, e);
+            assert_same_position(f, &p, &q);
+        }
+        if (rules == PB_RULES_TRIPLE) continue;
         for (int d = 0; d < 8; d++) {
             if (!pb_free(f, &p, p.ball, d)) continue;
             pb_undo u;
