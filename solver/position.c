@@ -6,6 +6,7 @@
 void pb_position_start(const pb_field *f, pb_position *p, int first) {
     memset(p->seg, 0, sizeof p->seg);
     memset(p->deg, 0, sizeof p->deg);
+    memset(p->dirs, 0, sizeof p->dirs);
     p->ball = (int16_t)f->centre;
     p->to_move = (uint8_t)first;
     p->hash = pb_position_hash_full(f, p);
@@ -17,19 +18,30 @@ int pb_free_count(const pb_field *f, const pb_position *p, int i) {
     return n;
 }
 
-void pb_draw_segment(const pb_field *f, pb_position *p, int s) {
+/* A segment's direction from its lower/left end a is E, NE, N or NW (0 to
+ * 3), so its direction from b, the opposite, is 4 more: its bits in a's
+ * and b's drawn directions are bit and bit << 4. */
+static inline void draw_segment(const pb_field *f, pb_position *p, int s) {
+    const pb_segment *g = &f->segs[s];
+    const unsigned bit = 1u << g->dir;
     p->seg[s >> 6] |= 1ULL << (s & 63);
-    p->deg[f->segs[s].a]++;
-    p->deg[f->segs[s].b]++;
+    p->deg[g->a]++, p->deg[g->b]++;
+    p->dirs[g->a] |= (uint8_t)bit, p->dirs[g->b] |= (uint8_t)(bit << 4);
     p->hash ^= f->zobrist_seg[s];
 }
 
-void pb_erase_segment(const pb_field *f, pb_position *p, int s) {
+static inline void erase_segment(const pb_field *f, pb_position *p, int s) {
+    const pb_segment *g = &f->segs[s];
+    const unsigned bit = 1u << g->dir;
     p->seg[s >> 6] &= ~(1ULL << (s & 63));
-    p->deg[f->segs[s].a]--;
-    p->deg[f->segs[s].b]--;
+    p->deg[g->a]--, p->deg[g->b]--;
+    p->dirs[g->a] &= (uint8_t)~bit, p->dirs[g->b] &= (uint8_t) ~(bit << 4);
     p->hash ^= f->zobrist_seg[s];
 }
+
+void pb_draw_segment(const pb_field *f, pb_position *p, int s) { draw_segment(f, p, s); }
+
+void pb_erase_segment(const pb_field *f, pb_position *p, int s) { erase_segment(f, p, s); }
 
 void pb_set_ball(const pb_field *f, pb_position *p, int node) {
     p->hash ^= f->zobrist_ball[p->ball] ^ f->zobrist_ball[node];
@@ -48,7 +60,7 @@ pb_step_result pb_step(const pb_field *f, pb_position *p, int d, pb_undo *u, int
     u->seg = (int16_t)s;
     u->ball = (int16_t)from;
     u->to_move = p->to_move;
-    pb_draw_segment(f, p, s);
+    draw_segment(f, p, s);
     p->hash ^= f->zobrist_ball[from] ^ f->zobrist_ball[to];
     p->ball = (int16_t)to;
     *loser = PB_NOBODY;
@@ -66,8 +78,7 @@ pb_step_result pb_step(const pb_field *f, pb_position *p, int d, pb_undo *u, int
         }
     }
     if (was_occupied) {
-        for (int e = 0; e < 8; e++)
-            if (pb_free(f, p, to, e)) return PB_STEP_BOUNCE;
+        if (p->deg[to] < f->degree0[to]) return PB_STEP_BOUNCE; /* a free segment is left there */
         if (f->spec.rules == PB_RULES_BOOK || f->spec.dead_end == PB_DEAD_END_LOSS) *loser = p->to_move;
         return PB_STEP_DEAD_END;
     }
@@ -77,7 +88,7 @@ pb_step_result pb_step(const pb_field *f, pb_position *p, int d, pb_undo *u, int
 }
 
 void pb_unstep(const pb_field *f, pb_position *p, const pb_undo *u) {
-    pb_erase_segment(f, p, u->seg);
+    erase_segment(f, p, u->seg);
     p->hash ^= f->zobrist_ball[p->ball] ^ f->zobrist_ball[u->ball];
     p->ball = u->ball;
     if (p->to_move != u->to_move) p->hash ^= f->zobrist_top;
@@ -103,9 +114,14 @@ int pb_position_equal(const pb_field *f, const pb_position *a, const pb_position
 
 void pb_position_refresh(const pb_field *f, pb_position *p) {
     memset(p->deg, 0, sizeof p->deg);
+    memset(p->dirs, 0, sizeof p->dirs);
     for (int w = f->nwords; w < PB_MAX_WORDS; w++) p->seg[w] = 0;
-    for (int s = 0; s < f->nsegments; s++)
-        if (pb_drawn(p, s)) p->deg[f->segs[s].a]++, p->deg[f->segs[s].b]++;
+    for (int w = 0; w < f->nwords; w++)
+        for (uint64_t m = p->seg[w]; m; m &= m - 1) {
+            const pb_segment *g = &f->segs[64 * w + __builtin_ctzll(m)];
+            p->deg[g->a]++, p->deg[g->b]++;
+            p->dirs[g->a] |= (uint8_t)(1u << g->dir), p->dirs[g->b] |= (uint8_t)(1u << (g->dir ^ 4));
+        }
     p->hash = pb_position_hash_full(f, p);
 }
 

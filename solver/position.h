@@ -4,6 +4,8 @@
  *
  * Layout:   seg[]    bit s of word s/64 = segment s is drawn
  *           deg[]    drawn segments at each lattice node (0 .. 8)
+ *           dirs[]   the same as direction bits: bit d = the segment from
+ *                    the node in direction d is drawn
  *           ball     lattice index of the ball
  *           to_move  PB_BOTTOM or PB_TOP
  *           hash     XOR of zobrist_seg of drawn segments, zobrist_ball of
@@ -21,6 +23,7 @@
 typedef struct pb_position {
     uint64_t seg[PB_MAX_WORDS];
     uint8_t deg[PB_MAX_LATTICE];
+    uint8_t dirs[PB_MAX_LATTICE];
     int16_t ball;
     uint8_t to_move;
     uint64_t hash;
@@ -79,7 +82,8 @@ uint64_t pb_position_hash_full(const pb_field *f, const pb_position *p);
 uint64_t pb_key_hash(const pb_field *f, const uint64_t *seg, int ball, int to_move);
 /* Equal drawn sets, ball and player to move. */
 int pb_position_equal(const pb_field *f, const pb_position *a, const pb_position *b);
-/* Rebuilds deg[] and hash from seg[], ball and to_move. */
+/* Rebuilds deg[], dirs[] and hash from seg[], ball and to_move (after
+ * writing seg[] directly). */
 void pb_position_refresh(const pb_field *f, pb_position *p);
 /* The mirror image: lr mirrors left-right; tb mirrors top-bottom and swaps
  * the players.  out may not alias in. */
