@@ -789,6 +789,7 @@ typedef struct prover {
     pb_pns *pn;
     pb_pns_opts po;      /* how pn was made (more are made alike for threads) */
     uint64_t gone_nodes; /* nodes of the threads' searches already freed */
+    uint64_t gone_probes, gone_hits, gone_stores, gone_replaced, gone_inserted; /* their table use */
 } prover;
 
 /* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops. */
@@ -828,75 +829,125 @@ static int prover_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *
     return pb_line_route_known(pv->sh->f, pb_pns_tactics(pv->pn), prove, prover_known, pv, q, v, nodes, cap, kick);
 }
 
-/* Proof-number search on several threads: the first-turn classes of p
- * dealt to the threads, each with its own search and table (a class's
- * value does not depend on which thread proves it, so neither does any
- * answer).  early: stop the others once a class of the root's player is
- * proven won (the root is then won).  Afterwards pv->pn is the search of
- * the thread that proved that class (its table holds the proof, which the
- * line reuses), or thread 0's. */
-static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r, int early) {
-    const int nt = pv->nthreads;
-    pb_pns **pns = calloc((size_t)nt, sizeof *pns);
-    atomic_int next, cancel, winner;
-    atomic_init(&next, 0), atomic_init(&cancel, 0), atomic_init(&winner, 0);
-    if (!pns) return;
+/* The searches of a solve's threads, one each, all on the table of
+ * pv->pn (thread 0's search); NULL where memory is short. */
+static pb_pns **pn_team(prover *pv, const pb_position *p) {
+    pb_pns **pns = calloc((size_t)pv->nthreads, sizeof *pns);
+    if (!pns) return NULL;
     pns[0] = pv->pn;
-#pragma omp parallel num_threads(nt)
+    for (int id = 1; id < pv->nthreads; id++) pns[id] = pb_pns_new_sharing(pv->pn, p, &pv->po);
+    return pns;
+}
+
+/* Frees the searches of pn_team but thread 0's (pv->pn), keeping their
+ * node counts. */
+static void pn_team_free(prover *pv, pb_pns **pns) {
+    for (int id = 0; id < pv->nthreads; id++) {
+        if (!pns[id]) continue;
+        pb_pns_set_cancel(pns[id], NULL);
+        if (id == 0) continue;
+        pb_pns_stats st;
+        pb_pns_get_stats(pns[id], &st);
+        pv->gone_nodes += st.nodes;
+        pv->gone_probes += st.probes, pv->gone_hits += st.hits, pv->gone_stores += st.stores;
+        pv->gone_replaced += st.replaced, pv->gone_inserted += st.peak_used;
+        pb_pns_free(pns[id]);
+    }
+    free(pns);
+}
+
+/* Proves the class of turn t (q: room for the position after it) on
+ * search x; returns its value for p's player to move, or PB_UNKNOWN. */
+static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, pb_solve_turn *t, pb_position *q) {
+    *q = *p;
+    pb_route info;
+    char err[256];
+    if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) return PB_UNKNOWN;
+    pb_pns_stats s0, s1;
+    pb_pns_get_stats(x, &s0);
+    double t0 = omp_get_wtime();
+    int v = pb_pns_solve(x, q);
+    pb_pns_get_stats(x, &s1);
+    t->nodes_searched = s1.nodes - s0.nodes;
+    t->seconds = omp_get_wtime() - t0;
+    return v == PB_UNKNOWN ? v : q->to_move == p->to_move ? v : -v;
+}
+
+/* Proof-number search on several threads: the first-turn classes of p
+ * dealt to the threads, each with its own search on the one shared table
+ * (a class's value does not depend on which thread proves it, nor on what
+ * the table holds, so neither does any answer).  early: stop the others
+ * once a class of the root's player is proven won (the root is then
+ * won).  pv->pn, thread 0's search, stays the solve's search: the table
+ * it shares holds every proof, which the line reuses. */
+static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r, int early) {
+    pb_pns **pns = pn_team(pv, p);
+    atomic_int next, cancel;
+    atomic_init(&next, 0), atomic_init(&cancel, 0);
+    if (!pns) return;
+#pragma omp parallel num_threads(pv->nthreads)
     {
-        int id = omp_get_thread_num();
-        pb_pns *x = id == 0 ? pv->pn : pb_pns_new(f, p, &pv->po);
-        pns[id] = x;
+        pb_pns *x = pns[omp_get_thread_num()];
         if (x && early) pb_pns_set_cancel(x, &cancel);
         pb_position *q = malloc(sizeof *q);
         for (int i; x && q && (i = atomic_fetch_add(&next, 1)) < r->nturns;) {
             pb_solve_turn *t = &r->turns[i];
             if (atomic_load(&cancel) || atomic_load(&pv->sh->halt)) break;
             if (t->end != PB_END_NONE) continue;
-            *q = *p;
-            pb_route info;
-            char err[256];
-            if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) continue;
-            pb_pns_stats s0, s1;
-            pb_pns_get_stats(x, &s0);
-            double t0 = omp_get_wtime();
-            int v = pb_pns_solve(x, q);
-            pb_pns_get_stats(x, &s1);
-            t->nodes_searched = s1.nodes - s0.nodes;
-            t->seconds = omp_get_wtime() - t0;
+            int v = pn_class(x, f, p, t, q);
+            pb_pns_stats st;
+            pb_pns_get_stats(x, &st);
             if (v == PB_UNKNOWN) {
-                if (s1.stopped != 5) atomic_store(&pv->sh->halt, 1);
+                if (st.stopped != 5) atomic_store(&pv->sh->halt, 1);
                 continue;
             }
-            t->value = q->to_move == p->to_move ? v : -v;
-            if (early && t->mover == p->to_move && t->value == PB_WIN) {
-                atomic_store(&winner, id);
-                atomic_store(&cancel, 1);
-            }
+            t->value = v;
+            if (early && t->mover == p->to_move && t->value == PB_WIN) atomic_store(&cancel, 1);
         }
         free(q);
     }
-    int w = atomic_load(&winner);
-    if (!pns[w]) w = 0;
-    pv->pn = pns[w];
-    for (int id = 0; id < nt; id++) {
-        if (!pns[id]) continue;
-        pb_pns_set_cancel(pns[id], NULL);
-        if (id == w) continue;
-        pb_pns_stats st;
-        pb_pns_get_stats(pns[id], &st);
-        pv->gone_nodes += st.nodes;
-        pb_pns_free(pns[id]);
-    }
-    free(pns);
+    pn_team_free(pv, pns);
 }
 
-/* The proof-number search options of a solve (one thread's share of the
- * memory when the threads each run their own). */
+/* The value of p by proof-number search on every thread (Kaneko's
+ * parallel df-pn): each thread searches p itself over the shared table,
+ * the virtual numbers of pns.c spreading them over different children;
+ * the first to prove the value stops the others.  Each thread's answer is
+ * exact (pns.c), so the first is the value; PB_UNKNOWN if stopped. */
+static int pn_value_shared(prover *pv, const pb_position *p) {
+    pb_pns **pns = pn_team(pv, p);
+    atomic_int cancel, done;
+    atomic_init(&cancel, 0), atomic_init(&done, 0);
+    if (!pns) return PB_UNKNOWN;
+#pragma omp parallel num_threads(pv->nthreads)
+    {
+        pb_pns *x = pns[omp_get_thread_num()];
+        pb_position *q = malloc(sizeof *q);
+        if (x && q) {
+            pb_pns_set_cancel(x, &cancel);
+            *q = *p;
+            int v = pb_pns_solve(x, q), expected = 0;
+            pb_pns_stats st;
+            pb_pns_get_stats(x, &st);
+            if (v != PB_UNKNOWN && !atomic_compare_exchange_strong(&done, &expected, v + 2))
+                assert(expected == v + 2); /* two exact searches agree */
+            if (v != PB_UNKNOWN || st.stopped != 5) atomic_store(&cancel, 1);
+        }
+        free(q);
+    }
+    pn_team_free(pv, pns);
+    int d = atomic_load(&done);
+    if (!d) atomic_store(&pv->sh->halt, 1);
+    return d ? d - 2 : PB_UNKNOWN;
+}
+
+/* The proof-number search options of a solve (its threads share the
+ * table, the whole budget). */
 static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const pb_solve_opts *o, int nthreads) {
     pb_pns_opts po = {0};
     size_t bytes = o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
-    po.table_bytes = nthreads > 1 ? bytes / (size_t)nthreads : bytes;
+    po.table_bytes = bytes;
+    po.threads = nthreads; /* one table shared by the threads */
     po.time_limit = o->time_limit;
     po.stop = o->stop;
     po.progress = o->progress;
@@ -1066,9 +1117,11 @@ static void solve_counts(const prover *pv, const pb_tt *tt, pb_solve_result *r) 
     pb_pns_stats ps;
     pb_pns_get_stats(pv->pn, &ps);
     r->nodes = ps.nodes + pv->gone_nodes;
-    r->tt.probes = ps.probes, r->tt.hits = ps.hits, r->tt.stores = ps.stores, r->tt.replaced = ps.replaced;
-    r->tt.inserted = ps.peak_used;
-    r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots, r->tt_used = ps.peak_used;
+    r->tt.probes = ps.probes + pv->gone_probes, r->tt.hits = ps.hits + pv->gone_hits;
+    r->tt.stores = ps.stores + pv->gone_stores, r->tt.replaced = ps.replaced + pv->gone_replaced;
+    r->tt.inserted = ps.peak_used + pv->gone_inserted;
+    r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots;
+    r->tt_used = r->tt.inserted < r->tt_slots ? r->tt.inserted : r->tt_slots;
     r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
 }
 
