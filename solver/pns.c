@@ -63,10 +63,9 @@
  *     the bounds of another.  Every store merges the bounds already there
  *     (under the same lock), and every bound a thread stores is proven by
  *     2., so any interleaving of threads leaves only proven bounds.
- *     Which child a thread searches, its thresholds, the numbers of other
- *     threads' unfinished searches and the virtual numbers that spread
- *     the threads (spread_number) only guide: they decide the order of
- *     the work, never a pn = 0 or dn = 0.  A shared table never grows
+ *     Which child a thread searches, its thresholds and the numbers other
+ *     threads stored for unfinished searches only guide: they decide the
+ *     order of the work, never a pn = 0 or dn = 0.  A shared table never grows
  *     (growth moves entries without the locks); it is used whole from the
  *     start.  So every answer is the same for any thread count, schedule
  *     and table size; only the node counts differ.
@@ -130,12 +129,7 @@ typedef struct table {
     void *raw;
     uint64_t *slots;
     uint64_t used, grown, lost; /* one thread only (growth) */
-    /* Threads inside each node near the root, by hash (shared tables):
-     * the virtual numbers that spread the threads (see spread_kid). */
-    _Atomic uint16_t *busy;
 } table;
-
-#define BUSY_SLOTS (1 << 16)
 
 typedef struct pns {
     const pb_field *f;
@@ -208,7 +202,6 @@ static int table_init(table *t, const pb_field *f, size_t bytes, int shared) {
     t->bytes = t->cap * bucket;
     t->nbuckets = !shared && TABLE_START / bucket < t->cap ? TABLE_START / bucket : t->cap;
     if (t->nbuckets < 1) t->nbuckets = 1;
-    if (shared && !(t->busy = calloc(BUSY_SLOTS, sizeof *t->busy))) return -1;
     /* Zero pages, page aligned: only the lines the search writes cost
      * memory. */
     t->mapped = t->bytes;
@@ -220,8 +213,7 @@ static int table_init(table *t, const pb_field *f, size_t bytes, int shared) {
 
 static void table_free(table *t) {
     if (t->raw) pb_table_unmap(t->raw, t->mapped);
-    free((void *)t->busy);
-    t->raw = NULL, t->busy = NULL;
+    t->raw = NULL;
 }
 
 /* Locking (shared tables only).  The lock is bit 63 of the bucket's first
@@ -493,38 +485,8 @@ static void poll(pns *s) {
 
 typedef struct kid {
     uint64_t pn, dn;
-    uint64_t h; /* the child's hash: its mark of threads inside (shared tables) */
-    int idx;    /* book/hockey: the direction; triple: the child's index */
+    int idx; /* book/hockey: the direction; triple: the child's index */
 } kid;
-
-/* Virtual numbers (shared tables).  A thread marks each child it enters
- * within SPREAD_PLY plies of its root: a counter per hash in the table's
- * small side array, added to on the way in and taken off on the way out.
- * When choosing a child the other threads see a marked child's number
- * (pn at an OR node, dn at an AND node) as (1 + m) times itself plus m,
- * m threads being inside: the work ahead there is guessed larger, so they
- * spread over different children (Kaneko's parallel df-pn).  Marks and
- * virtual numbers only choose which child to search and its thresholds;
- * a node's own numbers, and every proof and disproof, come from the real
- * numbers of its children (argument 5 at the top). */
-#define SPREAD_PLY 32
-
-static inline _Atomic uint16_t *spread_enter(const table *t, uint64_t h, int ply) {
-    if (!t->busy || ply >= SPREAD_PLY) return NULL;
-    _Atomic uint16_t *m = &t->busy[h & (BUSY_SLOTS - 1)];
-    atomic_fetch_add_explicit(m, 1, memory_order_relaxed);
-    return m;
-}
-
-static inline void spread_leave(_Atomic uint16_t *m) {
-    if (m) atomic_fetch_sub_explicit(m, 1, memory_order_relaxed);
-}
-
-static inline uint64_t spread_number(const table *t, uint64_t h, uint64_t a) {
-    uint64_t m = atomic_load_explicit(&t->busy[h & (BUSY_SLOTS - 1)], memory_order_relaxed);
-    if (!m || a >= PN_INF / 128) return a;
-    return a * (1 + m) + m;
-}
 
 /* The node's numbers from its children's (OR: A chooses). */
 static void combine(const pns *s, const kid *k, int n, int or_node, uint64_t *pn, uint64_t *dn) {
@@ -544,17 +506,13 @@ static void combine(const pns *s, const kid *k, int n, int or_node, uint64_t *pn
 }
 
 /* The child to search next and its thresholds, given the node's
- * thresholds and numbers (see the top of the file); spread: with the
- * virtual numbers of children other threads are in.  A child whose real
- * number is not below the threshold the virtual ones give it is never
- * chosen (the search would not move): then the real numbers choose. */
+ * thresholds and numbers (see the top of the file). */
 static int select_kid(const pns *s, const kid *k, int n, int or_node, uint64_t thpn, uint64_t thdn, uint64_t pn,
-                      uint64_t dn, int spread, uint64_t *cpn, uint64_t *cdn) {
+                      uint64_t dn, uint64_t *cpn, uint64_t *cdn) {
     int c = -1, cnt = 0;
     uint64_t b1 = PN_INF + 1, b2 = PN_INF;
     for (int i = 0; i < n; i++) {
         uint64_t a = or_node ? k[i].pn : k[i].dn, b = or_node ? k[i].dn : k[i].pn;
-        if (spread) a = spread_number(s->tt, k[i].h, a);
         cnt += b != 0;
         if (a < b1) b2 = b1, b1 = a, c = i;
         else if (a < b2) b2 = a;
@@ -567,8 +525,6 @@ static int select_kid(const pns *s, const kid *k, int n, int or_node, uint64_t t
     uint64_t th2 = s->weak ? nth - (uint64_t)(cnt - 1) : nth - (nown - kown);
     uint64_t th = or_node ? thpn : thdn;
     if (th1 > th) th1 = th;
-    if (spread && (or_node ? k[c].pn : k[c].dn) >= th1)
-        return select_kid(s, k, n, or_node, thpn, thdn, pn, dn, 0, cpn, cdn);
     if (or_node) *cpn = th1, *cdn = th2;
     else *cdn = th1, *cpn = th2;
     return c;
@@ -639,7 +595,7 @@ static int expand_steps(pns *s, pb_position *p, int or_node, kid *k) {
         if (!pb_free(f, p, ball, d)) continue;
         pb_undo u;
         int loser;
-        uint64_t cp, cd, h = 0;
+        uint64_t cp, cd;
         int fwd = p->to_move == PB_TOP ? -pb_dir_dy[d] : pb_dir_dy[d];
         /* The child's key in the orientations without stepping them all
          * (images.h): most children are only looked up. */
@@ -649,7 +605,6 @@ static int expand_steps(pns *s, pb_position *p, int or_node, kid *k) {
         else {
             pb_image_key full = pb_images_child_key(&s->im, &s->ims, p, ball, d, u.seg, r == PB_STEP_STOP);
             child_numbers(s, p, r, &full, &cp, &cd);
-            h = full.hash;
             pb_images_child_undo(&s->im, &s->ims, &full, u.seg);
         }
         pb_unstep(f, p, &u);
@@ -660,7 +615,7 @@ static int expand_steps(pns *s, pb_position *p, int or_node, kid *k) {
          * the order that breaks ties between equal numbers. */
         int sc = (r == PB_STEP_BOUNCE) * 8 + fwd, j = n++;
         while (j > 0 && score[j - 1] < sc) k[j] = k[j - 1], score[j] = score[j - 1], j--;
-        k[j].pn = cp, k[j].dn = cd, k[j].h = h, k[j].idx = d, score[j] = sc;
+        k[j].pn = cp, k[j].dn = cd, k[j].idx = d, score[j] = sc;
     }
     return n;
 }
@@ -677,20 +632,17 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
     kid k[8];
     int n = expand_steps(s, p, or_node, k);
     uint64_t pn = or_node ? 0 : PN_INF, dn = or_node ? PN_INF : 0; /* decided by a child */
-    const int spread = s->tt->busy && ply < SPREAD_PLY;
     while (n >= 0) {
         combine(s, k, n, or_node, &pn, &dn);
         if (ply == 0) s->root_pn = pn, s->root_dn = dn;
         if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
         uint64_t cth_pn, cth_dn;
-        int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, spread, &cth_pn, &cth_dn);
+        int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
         pb_undo u;
         int loser;
         step(s, p, k[c].idx, &u, &loser);
         if (ply == 0) s->iterations++;
-        _Atomic uint16_t *mark = spread_enter(s->tt, k[c].h, ply);
         mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
-        spread_leave(mark);
         unstep(s, p, k[c].idx, &u);
         if (s->stopped) return;
     }
@@ -738,7 +690,7 @@ static int collect_ply(void *ctx, const pb_field *f, pb_position *after, const p
     memcpy(key, after->seg, sizeof(uint64_t) * (size_t)c->nw);
     key[c->nw] = (uint64_t)after->ball | (uint64_t)after->to_move << 16;
     c->hash[c->n] = after->hash;
-    c->k[c->n].pn = cp, c->k[c->n].dn = cd, c->k[c->n].h = after->hash, c->k[c->n].idx = c->n;
+    c->k[c->n].pn = cp, c->k[c->n].dn = cd, c->k[c->n].idx = c->n;
     c->n++;
     return 0;
 }
@@ -798,17 +750,14 @@ static void mid_turns(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
             if (ply == 0) s->root_pn = pn, s->root_dn = dn;
             if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
             uint64_t cth_pn, cth_dn;
-            int i = select_kid(s, c.k, c.n, c.or_node, thpn, thdn, pn, dn, s->tt->busy && ply < SPREAD_PLY, &cth_pn,
-                               &cth_dn);
+            int i = select_kid(s, c.k, c.n, c.or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
             const uint64_t *key = c.keys + (size_t)(c.nw + 1) * (size_t)c.k[i].idx;
             memcpy(q->seg, key, sizeof(uint64_t) * (size_t)c.nw);
             q->ball = (int16_t)(key[c.nw] & 0xffff);
             q->to_move = (uint8_t)(key[c.nw] >> 16);
             pb_position_refresh(f, q);
             if (ply == 0) s->iterations++;
-            _Atomic uint16_t *mark = spread_enter(s->tt, c.k[i].h, ply);
             mid_turns(s, q, cth_pn, cth_dn, ply + 1, &c.k[i].pn, &c.k[i].dn);
-            spread_leave(mark);
             if (s->stopped) break;
         }
         free(q);

@@ -909,11 +909,12 @@ static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_s
     pn_team_free(pv, pns);
 }
 
-/* The value of p by proof-number search on every thread (Kaneko's
- * parallel df-pn): each thread searches p itself over the shared table,
- * the virtual numbers of pns.c spreading them over different children;
- * the first to prove the value stops the others.  Each thread's answer is
- * exact (pns.c), so the first is the value; PB_UNKNOWN if stopped. */
+/* The value of p by proof-number search on every thread: each thread
+ * searches p itself over the shared table, where it meets what the others
+ * have stored, the numbers of their unfinished nodes too, which turn it to
+ * other children (docs/solver.md, threads); the first to prove the value
+ * stops the others.  Each thread's answer is exact (pns.c), so the first
+ * is the value; PB_UNKNOWN if stopped. */
 static int pn_value_shared(prover *pv, const pb_position *p) {
     pb_pns **pns = pn_team(pv, p);
     atomic_int cancel, done;
@@ -1055,24 +1056,6 @@ static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, co
     return complete;
 }
 
-/* The value with proof-number search on several threads: the first-turn
- * classes dealt to them until one proves the value, then searched whole if
- * the classes did not give it.  The classes are not reported (not asked
- * for). */
-static void solve_value_dealt(prover *pv, const pb_field *f, const pb_position *p, const pb_solve_opts *o,
-                              pb_solve_result *r, pb_position *q) {
-    pv->sh->phase = "listing the first-turn classes";
-    pb_solve_root_turns(f, p, o->class_bytes, keep_going, &pv->ws[0], r);
-    pn_classes(pv, f, p, r, 1);
-    pb_solve_combine(p, r);
-    if (r->value == PB_UNKNOWN && !atomic_load(&pv->sh->halt)) {
-        *q = *p;
-        r->value = prove(pv, q);
-    }
-    pb_turns_free(r->turns, r->nturns, sizeof *r->turns);
-    r->turns = NULL, r->nturns = 0, r->nsolved_classes = 0, r->overflow = 0;
-}
-
 /* Once the value is proven: the line of perfect play, and (--all-routes)
  * every first turn with its value.  Returns 0 if either was cut short. */
 static int solve_line_and_routes(prover *pv, const pb_field *f, const pb_position *p, const pb_solve_opts *o,
@@ -1139,13 +1122,12 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
     if (o->first_turns) complete = solve_classes(&pv, f, p, o, r, q);
-    else if (pv.pn && nthreads > 1) solve_value_dealt(&pv, f, p, o, r, q);
     else {
         pb_position m;
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
         *q = *p;
-        r->value = prove(&pv, q);
+        r->value = pv.pn && nthreads > 1 ? pn_value_shared(&pv, q) : prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
     complete = solve_line_and_routes(&pv, f, p, o, r, q) && complete;
