@@ -108,8 +108,10 @@
  *                         bits 35..36  upper bound on the value + 1
  *                         bits 37..39  question of pn/dn: valid | A << 1 | t << 2
  *                         bits 40..63  work (expansions below, saturating)
- *            num[0..3]    pn | dn << 32 for that question (saturating:
- *                         stored numbers only guide the search)
+ *            num[0..3]    pn | dn << 32 for that question (saturating,
+ *                         dn below 2^31: stored numbers only guide the
+ *                         search); bit 63 of num[0]: the bucket's lock
+ *                         (shared tables, see bucket_lock)
  *   then     seg[0..3]    each slot's drawn-segment bitset, nwords words
  *
  * A hit needs the meta's key bits (ball, player, hash bits) and all the

@@ -834,8 +834,10 @@ static int prover_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *
 static pb_pns **pn_team(prover *pv, const pb_position *p) {
     pb_pns **pns = calloc((size_t)pv->nthreads, sizeof *pns);
     if (!pns) return NULL;
+    pb_pns_opts o = pv->po;
+    o.progress = NULL; /* thread 0 reports */
     pns[0] = pv->pn;
-    for (int id = 1; id < pv->nthreads; id++) pns[id] = pb_pns_new_sharing(pv->pn, p, &pv->po);
+    for (int id = 1; id < pv->nthreads; id++) pns[id] = pb_pns_new_sharing(pv->pn, p, &o);
     return pns;
 }
 
