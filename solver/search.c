@@ -859,8 +859,10 @@ static void pn_team_free(prover *pv, pb_pns **pns) {
 }
 
 /* Proves the class of turn t (q: room for the position after it) on
- * search x; returns its value for p's player to move, or PB_UNKNOWN. */
-static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, pb_solve_turn *t, pb_position *q) {
+ * search x, giving up if *done is set; returns its value for p's player
+ * to move, or PB_UNKNOWN, with the nodes and seconds it took. */
+static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb_solve_turn *t, pb_position *q,
+                    atomic_int *done, uint64_t *nodes, double *seconds) {
     *q = *p;
     pb_route info;
     char err[256];
@@ -868,47 +870,62 @@ static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, pb_solve
     pb_pns_stats s0, s1;
     pb_pns_get_stats(x, &s0);
     double t0 = omp_get_wtime();
+    pb_pns_set_cancel(x, done);
     int v = pb_pns_solve(x, q);
     pb_pns_get_stats(x, &s1);
-    t->nodes_searched = s1.nodes - s0.nodes;
-    t->seconds = omp_get_wtime() - t0;
+    *nodes = s1.nodes - s0.nodes;
+    *seconds = omp_get_wtime() - t0;
+    if (v == PB_UNKNOWN && s1.stopped != 5) return -2; /* stopped: time, stop flag, memory */
     return v == PB_UNKNOWN ? v : q->to_move == p->to_move ? v : -v;
 }
 
+/* The class a thread takes next: the next one not yet dealt, else (the
+ * list dealt) one that another thread is still proving, to prove it too
+ * on the same table; -1 when every class is done. */
+static int pn_next_class(atomic_int *next, atomic_int *done, int n) {
+    int i = atomic_fetch_add(next, 1);
+    if (i < n) return i;
+    for (i = 0; i < n; i++)
+        if (!atomic_load(&done[i])) return i;
+    return -1;
+}
+
 /* Proof-number search on several threads: the first-turn classes of p
- * dealt to the threads, each with its own search on the one shared table
- * (a class's value does not depend on which thread proves it, nor on what
- * the table holds, so neither does any answer).  early: stop the others
- * once a class of the root's player is proven won (the root is then
- * won).  pv->pn, thread 0's search, stays the solve's search: the table
- * it shares holds every proof, which the line reuses. */
-static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r, int early) {
+ * dealt to the threads, each with its own search on the one shared table;
+ * once all are dealt, a thread out of work proves a class another thread
+ * is still on (the first to finish it gives its value and stops the
+ * other).  A class's value does not depend on which thread proves it, nor
+ * on what the table holds, so neither does any answer.  pv->pn, thread
+ * 0's search, stays the solve's search: the table it shares holds every
+ * proof, which the line reuses. */
+static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r) {
     pb_pns **pns = pn_team(pv, p);
-    atomic_int next, cancel;
-    atomic_init(&next, 0), atomic_init(&cancel, 0);
-    if (!pns) return;
+    atomic_int next, *done = malloc(sizeof *done * (size_t)(r->nturns + 1));
+    atomic_init(&next, 0);
+    if (!pns || !done) {
+        if (pns) pn_team_free(pv, pns);
+        free(done);
+        return;
+    }
+    for (int i = 0; i < r->nturns; i++) atomic_init(&done[i], r->turns[i].end != PB_END_NONE);
 #pragma omp parallel num_threads(pv->nthreads)
     {
         pb_pns *x = pns[omp_get_thread_num()];
-        if (x && early) pb_pns_set_cancel(x, &cancel);
         pb_position *q = malloc(sizeof *q);
-        for (int i; x && q && (i = atomic_fetch_add(&next, 1)) < r->nturns;) {
+        for (int i; x && q && !atomic_load(&pv->sh->halt) && (i = pn_next_class(&next, done, r->nturns)) >= 0;) {
             pb_solve_turn *t = &r->turns[i];
-            if (atomic_load(&cancel) || atomic_load(&pv->sh->halt)) break;
-            if (t->end != PB_END_NONE) continue;
-            int v = pn_class(x, f, p, t, q);
-            pb_pns_stats st;
-            pb_pns_get_stats(x, &st);
-            if (v == PB_UNKNOWN) {
-                if (st.stopped != 5) atomic_store(&pv->sh->halt, 1);
-                continue;
-            }
-            t->value = v;
-            if (early && t->mover == p->to_move && t->value == PB_WIN) atomic_store(&cancel, 1);
+            if (atomic_load(&done[i])) continue;
+            uint64_t nodes;
+            double seconds;
+            int v = pn_class(x, f, p, t, q, &done[i], &nodes, &seconds), expected = 0;
+            if (v == -2) atomic_store(&pv->sh->halt, 1);
+            if (v == -2 || v == PB_UNKNOWN || !atomic_compare_exchange_strong(&done[i], &expected, 1)) continue;
+            t->value = v, t->nodes_searched = nodes, t->seconds = seconds;
         }
         free(q);
     }
     pn_team_free(pv, pns);
+    free(done);
 }
 
 /* The value of p by proof-number search on every thread: each thread
@@ -1041,7 +1058,7 @@ static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, co
     sh->phase = "listing the first-turn classes";
     pb_solve_root_turns(f, p, o->class_bytes, keep_going, &pv->ws[0], r);
     sh->nclasses = r->nturns;
-    if (dealt) pn_classes(pv, f, p, r, 0);
+    if (dealt) pn_classes(pv, f, p, r);
     for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !dealt; i++) {
         pb_solve_turn *t = &r->turns[i];
         if (t->end == PB_END_NONE) prove_class(pv, f, p, t, q);
