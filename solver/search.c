@@ -792,17 +792,14 @@ typedef struct prover {
     uint64_t gone_probes, gone_hits, gone_stores, gone_replaced, gone_inserted; /* their table use */
 } prover;
 
-static int pn_value_shared(prover *pv, const pb_position *p);
-
-/* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops
- * (proof-number search: on every thread, pn_value_shared). */
+/* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops. */
 static int prove(void *ctx, pb_position *q) {
     prover *pv = ctx;
     if (!pv->pn) {
         int v = parallel_value(pv->sh, pv->ws, pv->nthreads, q);
         return atomic_load(&pv->sh->halt) ? PB_UNKNOWN : v;
     }
-    int v = pv->nthreads > 1 ? pn_value_shared(pv, q) : pb_pns_solve(pv->pn, q);
+    int v = pb_pns_solve(pv->pn, q);
     if (v == PB_UNKNOWN) atomic_store(&pv->sh->halt, 1);
     return v;
 }
@@ -1149,7 +1146,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
         *q = *p;
-        r->value = prove(&pv, q);
+        r->value = pv.pn && nthreads > 1 ? pn_value_shared(&pv, q) : prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
     complete = solve_line_and_routes(&pv, f, p, o, r, q) && complete;
