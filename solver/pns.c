@@ -50,10 +50,28 @@
  *     search only: they carry the question they belong to and are ignored
  *     for another.  Replacement loses numbers and bounds, never truth; a
  *     tiny table costs time only.
- *  4. A search cut short (time, node limit, stop flag) unwinds without
- *     storing anything, and its answer is PB_UNKNOWN.
+ *  4. A search cut short (time, node limit, stop flag, cancelled by
+ *     another thread) unwinds without storing anything, and its answer is
+ *     PB_UNKNOWN.
+ *  5. Threads (pb_pns_new_sharing: searches of their own on one table).
+ *     A shared table locks each bucket (a bit of the bucket's first
+ *     number word, see bucket_lock) around every read of an entry (find,
+ *     then meta and numbers copied out) and around every store (find or
+ *     replace, key, meta and numbers written), so a reader sees each slot
+ *     as one store left it: its key bits, segment words, bounds and
+ *     numbers all from the same write, never a key of one position with
+ *     the bounds of another.  Every store merges the bounds already there
+ *     (under the same lock), and every bound a thread stores is proven by
+ *     2., so any interleaving of threads leaves only proven bounds.
+ *     Which child a thread searches, its thresholds and the numbers other
+ *     threads stored for unfinished searches only guide: they decide the
+ *     order of the work, never a pn = 0 or dn = 0.  A shared table never grows
+ *     (growth moves entries without the locks); it is used whole from the
+ *     start.  So every answer is the same for any thread count, schedule
+ *     and table size; only the node counts differ.
  * The tests check the values against alpha-beta and the brute force of
- * tests/ref_minimax.c, with a tiny and a large table.
+ * tests/ref_minimax.c, with a tiny and a large table, with 1 and 2
+ * threads.
  *
  * Termination: the graph is finite and acyclic; each search of a child
  * returns with its pn or dn at least at the child's threshold, which is
@@ -90,8 +108,10 @@
  *                         bits 35..36  upper bound on the value + 1
  *                         bits 37..39  question of pn/dn: valid | A << 1 | t << 2
  *                         bits 40..63  work (expansions below, saturating)
- *            num[0..3]    pn | dn << 32 for that question (saturating:
- *                         stored numbers only guide the search)
+ *            num[0..3]    pn | dn << 32 for that question (saturating,
+ *                         dn below 2^31: stored numbers only guide the
+ *                         search); bit 63 of num[0]: the bucket's lock
+ *                         (shared tables, see bucket_lock)
  *   then     seg[0..3]    each slot's drawn-segment bitset, nwords words
  *
  * A hit needs the meta's key bits (ball, player, hash bits) and all the
@@ -99,21 +119,23 @@
 #define M_KEY 0x1ffffffffULL
 #define M_USED (1ULL << 17)
 #define M_QUESTION (7ULL << 37)
-#define NUM_MAX 0xfffffffeULL
+#define NUM_MAX 0xfffffffeULL /* pn */
+#define DN_MAX 0x7ffffffeULL  /* dn: bit 63 of the word is the lock */
 
 typedef struct table {
     const pb_field *f;
     int nwords;
+    int shared; /* used by more than one thread: buckets locked, never grown */
     size_t nbuckets, bytes, bucket_words, mapped;
     size_t cap; /* buckets the mapping holds: nbuckets grows up to it */
     void *raw;
     uint64_t *slots;
-    uint64_t probes, hits, stores, replaced, used, grown, lost;
+    uint64_t used, grown, lost; /* one thread only (growth) */
 } table;
 
 typedef struct pns {
     const pb_field *f;
-    table tt;
+    table *tt;                   /* its own, or shared with other threads' searches */
     int A, t, weak;              /* the question; weak or summed numbers */
     int eps;                     /* threshold slack in 1/1024, < 0: none */
     pb_images im;                /* orientations keyed alike (images.h) */
@@ -122,6 +144,7 @@ typedef struct pns {
     int drawn;                   /* drawn segments of the step search's position */
     uint64_t rseg[PB_MAX_WORDS]; /* the segment words of the last reduced key */
     uint64_t nodes, steps, iterations, calls;
+    uint64_t probes, hits, stores, replaced, inserted; /* this search's table use */
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
     int tactics, full_keys, heuristic;
@@ -168,9 +191,10 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
  * node counts, never a value. */
 #define TABLE_START ((size_t)4 << 20)
 
-static int table_init(table *t, const pb_field *f, size_t bytes) {
+static int table_init(table *t, const pb_field *f, size_t bytes, int shared) {
     memset(t, 0, sizeof *t);
     t->f = f;
+    t->shared = shared;
     t->nwords = f->nwords;
     t->bucket_words = (2 * WAYS + WAYS * (size_t)f->nwords + 7) / 8 * 8;
     size_t bucket = t->bucket_words * sizeof(uint64_t);
@@ -178,7 +202,7 @@ static int table_init(table *t, const pb_field *f, size_t bytes) {
     if (t->cap < 1) t->cap = 1;
     if (t->cap > 0xffffffffULL) t->cap = 0xffffffffULL;
     t->bytes = t->cap * bucket;
-    t->nbuckets = TABLE_START / bucket < t->cap ? TABLE_START / bucket : t->cap;
+    t->nbuckets = !shared && TABLE_START / bucket < t->cap ? TABLE_START / bucket : t->cap;
     if (t->nbuckets < 1) t->nbuckets = 1;
     /* Zero pages, page aligned: only the lines the search writes cost
      * memory. */
@@ -187,6 +211,45 @@ static int table_init(table *t, const pb_field *f, size_t bytes) {
     if (!t->raw) return -1;
     t->slots = t->raw;
     return 0;
+}
+
+static void table_free(table *t) {
+    if (t->raw) pb_table_unmap(t->raw, t->mapped);
+    t->raw = NULL;
+}
+
+/* Locking (shared tables only).  The lock is bit 63 of the bucket's first
+ * number word (way 0's pn | dn << 32; dn is kept below 2^31, so the bit is
+ * free), in the bucket's first cache line: taking it costs no extra miss.
+ * Every word of a bucket is read and written only by the lock's holder,
+ * except the lock word itself, which everyone accesses atomically. */
+#define LOCK_BIT (1ULL << 63)
+
+static inline void bucket_lock(const table *t, uint64_t *b) {
+    if (!t->shared) return;
+    uint64_t *w = &b[WAYS];
+    for (;;) {
+        uint64_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
+        if (!(v & LOCK_BIT) && __atomic_compare_exchange_n(w, &v, v | LOCK_BIT, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return;
+    }
+}
+
+static inline void bucket_unlock(const table *t, uint64_t *b) {
+    if (!t->shared) return;
+    uint64_t v = __atomic_load_n(&b[WAYS], __ATOMIC_RELAXED);
+    __atomic_store_n(&b[WAYS], v & ~LOCK_BIT, __ATOMIC_RELEASE);
+}
+
+/* Way w's numbers (pn | dn << 32), without the lock bit. */
+static inline uint64_t num_get(const uint64_t *b, int w) {
+    return __atomic_load_n(&b[WAYS + w], __ATOMIC_RELAXED) & ~LOCK_BIT;
+}
+
+/* Sets way w's numbers, keeping the lock bit (held by the caller if set). */
+static inline void num_set(uint64_t *b, int w, uint64_t v) {
+    uint64_t old = __atomic_load_n(&b[WAYS + w], __ATOMIC_RELAXED);
+    __atomic_store_n(&b[WAYS + w], v | (old & LOCK_BIT), __ATOMIC_RELAXED);
 }
 
 static inline uint64_t *table_bucket(const table *t, uint64_t hash) {
@@ -208,13 +271,12 @@ static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) {
     return b + 2 * WAYS + (size_t)w * (size_t)t->nwords;
 }
 
-/* The way holding exactly this position in bucket b, or -1. */
-static int table_find(table *t, uint64_t *b, const uint64_t *seg, uint64_t key) {
-    t->probes++;
+/* The way holding exactly this position in bucket b, or -1 (the caller
+ * holds the bucket's lock). */
+static int table_find(const table *t, uint64_t *b, const uint64_t *seg, uint64_t key) {
     for (int w = 0; w < WAYS; w++) {
         if ((b[w] & M_KEY) != key) continue;
         if (memcmp(slot_seg(t, b, w), seg, sizeof(uint64_t) * (size_t)t->nwords)) continue;
-        t->hits++;
         return w;
     }
     return -1;
@@ -237,7 +299,7 @@ static void table_place(table *t, const uint64_t *from, int w, uint64_t *b) {
         t->lost++, t->used--;
     }
     b[e] = from[w];
-    b[WAYS + e] = from[WAYS + w];
+    b[WAYS + e] = from[WAYS + w] & ~LOCK_BIT;
     memcpy(slot_seg(t, b, e), slot_seg(t, (uint64_t *)from, w), sizeof(uint64_t) * (size_t)t->nwords);
     t->used++;
 }
@@ -270,7 +332,7 @@ static void table_grow(table *t, size_t n) {
 
 /* After a store into an empty way: grows when 7/8 of the ways are taken. */
 static inline void table_maybe_grow(table *t) {
-    if (t->nbuckets < t->cap && t->used * 8 > (uint64_t)t->nbuckets * WAYS * 7)
+    if (!t->shared && t->nbuckets < t->cap && t->used * 8 > (uint64_t)t->nbuckets * WAYS * 7)
         table_grow(t, t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap);
 }
 
@@ -314,9 +376,6 @@ static inline pb_image_key step_key(pns *s, const pb_position *p, pb_image_key k
  * full: the position's full key, which the saved proofs are kept by. */
 static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int to_move, int moves, int near,
                   int or_node, uint64_t *pn, uint64_t *dn) {
-    table *t = &s->tt;
-    uint64_t *b = table_bucket(t, k->hash);
-    int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
     if (moves < 1) moves = 1;
     *pn = or_node ? (uint64_t)near : (uint64_t)moves;
     *dn = or_node ? (uint64_t)moves : (uint64_t)near;
@@ -325,25 +384,35 @@ static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int t
                        : 0; /* saved proofs consulted here (the question as the key's image sees it) */
     if (pd) *pn = pd > 0 ? 0 : PN_INF, *dn = pd > 0 ? PN_INF : 0;
     if (pd) return 1;
+    /* The meta and numbers of one write: read under the bucket's lock. */
+    table *t = s->tt;
+    uint64_t *b = table_bucket(t, k->hash), m = 0, num = 0;
+    bucket_lock(t, b);
+    int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
+    if (w >= 0) m = b[w], num = num_get(b, w);
+    bucket_unlock(t, b);
+    s->probes++;
     if (w < 0) return 0;
-    uint64_t m = b[w];
+    s->hits++;
     int lo = meta_lo(m), hi = meta_hi(m);
     int alo = s->A == to_move ? lo : -hi, ahi = s->A == to_move ? hi : -lo;
     if (alo >= s->t) *pn = 0, *dn = PN_INF;
     else if (ahi < s->t) *pn = PN_INF, *dn = 0;
-    else if ((m & M_QUESTION) == qbits(s, k->orient)) *pn = b[WAYS + w] & 0xffffffffULL, *dn = b[WAYS + w] >> 32;
+    else if ((m & M_QUESTION) == qbits(s, k->orient)) *pn = num & 0xffffffffULL, *dn = num >> 32;
     return 1;
 }
 
 /* Records the numbers of p (a proof or disproof as a bound, see 3. above). */
 static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_move, uint64_t pn, uint64_t dn,
                   uint64_t work) {
-    table *t = &s->tt;
+    table *t = s->tt;
     const int nw = t->nwords;
     uint64_t key = key_bits(k->bt, k->hash);
     uint64_t *b = table_bucket(t, k->hash);
+    s->stores++;
+    /* One critical section: the entry found or made, and all its words. */
+    bucket_lock(t, b);
     int e = table_find(t, b, k->seg, key), lo = -1, hi = 1;
-    t->stores++;
     if (e >= 0) {
         lo = meta_lo(b[e]), hi = meta_hi(b[e]);
     } else {
@@ -355,8 +424,8 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
             }
             if (e < 0 || (b[w] >> 40) < (b[e] >> 40)) e = w;
         }
-        if (b[e] & M_USED) t->replaced++;
-        else t->used++;
+        if (b[e] & M_USED) s->replaced++;
+        else s->inserted++, t->used += !t->shared;
         memcpy(slot_seg(t, b, e), k->seg, sizeof(uint64_t) * (size_t)nw);
         b[e] = key;
     }
@@ -368,21 +437,33 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
         if (mine) hi = hi < s->t - 1 ? hi : s->t - 1;
         else lo = lo > 1 - s->t ? lo : 1 - s->t;
     }
-    if (s->proven && (pn == 0 || dn == 0))
-        pb_proven_note(s->proven, p, lo, hi, 8, work); /* proven node reported here */
     uint64_t oldwork = b[e] >> 40;
     if (work > 0xffffffULL) work = 0xffffffULL;
     if (oldwork > work) work = oldwork;
     uint64_t m = (b[e] & M_KEY) | (uint64_t)(lo + 1) << 33 | (uint64_t)(hi + 1) << 35 | work << 40;
     if (pn != 0 && dn != 0) {
         m |= qbits(s, k->orient);
-        b[WAYS + e] = (pn < NUM_MAX ? pn : NUM_MAX) | (dn < NUM_MAX ? dn : NUM_MAX) << 32;
+        num_set(b, e, (pn < NUM_MAX ? pn : NUM_MAX) | (dn < DN_MAX ? dn : DN_MAX) << 32);
     } else m |= b[e] & M_QUESTION;
     b[e] = m;
+    bucket_unlock(t, b);
+    if (s->proven && (pn == 0 || dn == 0))
+        pb_proven_note(s->proven, p, lo, hi, 8, work); /* proven node reported here */
     table_maybe_grow(t);
 }
 
 /* ---- polling ---- */
+
+/* The fraction of the table's ways in use: counted with one thread, else
+ * estimated from 256 buckets spread over it (progress lines only). */
+static double table_fill(const table *t) {
+    if (!t->shared) return (double)t->used / (double)(t->cap * WAYS);
+    size_t step = t->nbuckets > 256 ? t->nbuckets / 256 : 1, n = 0, seen = 0;
+    for (size_t i = 0; i < t->nbuckets; i += step, seen += WAYS)
+        for (int w = 0; w < WAYS; w++)
+            n += (__atomic_load_n(t->slots + i * t->bucket_words + (size_t)w, __ATOMIC_RELAXED) & M_USED) != 0;
+    return seen ? (double)n / (double)seen : 0.0;
+}
 
 static void poll(pns *s) {
     double now = now_s();
@@ -395,9 +476,9 @@ static void poll(pns *s) {
         fprintf(s->progress,
                 "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, proof-number search: can %s %s? "
                 "root pn %llu dn %llu\n",
-                el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0,
-                100.0 * (double)s->tt.used / (double)(s->tt.cap * WAYS), s->A == PB_TOP ? "Top" : "Bottom",
-                s->t ? "win" : "avoid losing", (unsigned long long)s->root_pn, (unsigned long long)s->root_dn);
+                el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0, 100.0 * table_fill(s->tt),
+                s->A == PB_TOP ? "Top" : "Bottom", s->t ? "win" : "avoid losing", (unsigned long long)s->root_pn,
+                (unsigned long long)s->root_dn);
         fflush(s->progress);
     }
 }
@@ -460,9 +541,6 @@ static void leaf(const pns *s, int loser, uint64_t *pn, uint64_t *dn) {
 
 /* ---- book and hockey: single steps ---- */
 
-/* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
- * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
- * restored on return. */
 /* pb_step and pb_unstep with the orientations kept up to date. */
 static inline pb_step_result step(pns *s, pb_position *p, int d, pb_undo *u, int *loser) {
     int mover = p->to_move;
@@ -502,25 +580,19 @@ static void child_numbers(pns *s, pb_position *p, pb_step_result r, const pb_ima
     } else *seen = p->hash;
 }
 
-/* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
- * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
- * restored on return. */
-static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int ply, uint64_t *opn, uint64_t *odn) {
+/* The children of p (book, hockey) with their numbers into k, in the
+ * order that breaks ties; returns how many, or -1 when a child decides p
+ * (a proof at an OR node, a disproof at an AND node). */
+static int expand_steps(pns *s, pb_position *p, int or_node, kid *k) {
     const pb_field *f = s->f;
-    const int ball = p->ball, or_node = p->to_move == s->A;
-    if ((++s->calls & POLL_MASK) == 0) poll(s);
-    if (s->node_limit && s->nodes >= s->node_limit) s->stopped = 2;
-    if (s->stopped) return;
-    const uint64_t n0 = s->nodes++;
+    const int ball = p->ball;
     /* Prefetch every child's bucket before the first probe. */
     for (int d = 0; d < 8; d++) {
         if (!pb_free(f, p, ball, d)) continue;
         int bounce = pb_occupied(f, p, pb_step_to(f, ball, d));
-        table_prefetch(&s->tt, pb_images_child_hash(&s->im, &s->ims, p, d, !bounce));
+        table_prefetch(s->tt, pb_images_child_hash(&s->im, &s->ims, p, d, !bounce));
     }
-    kid k[8];
     int score[8], n = 0;
-    uint64_t pn = 1, dn = 1;
     for (int d = 0; d < 8; d++) {
         if (!pb_free(f, p, ball, d)) continue;
         pb_undo u;
@@ -540,32 +612,41 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         pb_unstep(f, p, &u);
         s->drawn--;
         /* A child that decides the node decides it now. */
-        if ((or_node && cp == 0) || (!or_node && cd == 0)) {
-            pn = or_node ? 0 : PN_INF, dn = or_node ? PN_INF : 0;
-            n = -1;
-            break;
-        }
+        if ((or_node && cp == 0) || (!or_node && cd == 0)) return -1;
         /* Bounces first (the mover keeps the ball), then forward steps:
          * the order that breaks ties between equal numbers. */
         int sc = (r == PB_STEP_BOUNCE) * 8 + fwd, j = n++;
         while (j > 0 && score[j - 1] < sc) k[j] = k[j - 1], score[j] = score[j - 1], j--;
         k[j].pn = cp, k[j].dn = cd, k[j].idx = d, score[j] = sc;
     }
-    if (n >= 0) {
-        for (;;) {
-            combine(s, k, n, or_node, &pn, &dn);
-            if (ply == 0) s->root_pn = pn, s->root_dn = dn;
-            if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
-            uint64_t cth_pn, cth_dn;
-            int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
-            pb_undo u;
-            int loser;
-            step(s, p, k[c].idx, &u, &loser);
-            if (ply == 0) s->iterations++;
-            mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
-            unstep(s, p, k[c].idx, &u);
-            if (s->stopped) return;
-        }
+    return n;
+}
+
+/* Searches p until pn >= thpn or dn >= thdn (or solved, or stopped);
+ * returns p's numbers in *pn, *dn (meaningless when stopped).  p is
+ * restored on return. */
+static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int ply, uint64_t *opn, uint64_t *odn) {
+    const int or_node = p->to_move == s->A;
+    if ((++s->calls & POLL_MASK) == 0) poll(s);
+    if (s->node_limit && s->nodes >= s->node_limit) s->stopped = 2;
+    if (s->stopped) return;
+    const uint64_t n0 = s->nodes++;
+    kid k[8];
+    int n = expand_steps(s, p, or_node, k);
+    uint64_t pn = or_node ? 0 : PN_INF, dn = or_node ? PN_INF : 0; /* decided by a child */
+    while (n >= 0) {
+        combine(s, k, n, or_node, &pn, &dn);
+        if (ply == 0) s->root_pn = pn, s->root_dn = dn;
+        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
+        uint64_t cth_pn, cth_dn;
+        int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
+        pb_undo u;
+        int loser;
+        step(s, p, k[c].idx, &u, &loser);
+        if (ply == 0) s->iterations++;
+        mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
+        unstep(s, p, k[c].idx, &u);
+        if (s->stopped) return;
     }
     pb_image_key key = step_key(s, p, pb_images_key(&s->im, &s->ims, p));
     store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
@@ -755,12 +836,13 @@ const char *pb_pns_stop_name(int stopped) {
 
 struct pb_pns {
     pns s;
+    table own; /* the table, unless the search shares another's */
     pb_position q;
     int questions;
 };
 
 static void pns_release(pb_pns *x) {
-    pb_table_unmap(x->s.tt.raw, x->s.tt.mapped);
+    table_free(&x->own);
     free(x->s.no_score);
     free(x->s.dist_table);
     pb_tactics_free(&x->s.tac);
@@ -769,9 +851,9 @@ static void pns_release(pb_pns *x) {
     free(x);
 }
 
-pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts *o) {
-    pb_pns *x = calloc(1, sizeof *x);
-    if (!x) return NULL;
+/* Everything of a search but its table: its own state, whether or not it
+ * shares a table with other threads' searches.  Returns 0 or -1. */
+static int pns_setup(pb_pns *x, const pb_field *f, const pb_position *root, const pb_pns_opts *o, size_t bytes) {
     pns *s = &x->s;
     s->f = f;
     s->weak = !o->sum;
@@ -794,21 +876,41 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     s->next_report = s->t0 + 2.0;
     /* The no-goal filter: one slot per 256 table bytes, at most 2^15 (a
      * small solve, e.g. an endgame, should not clear more than it uses). */
-    size_t bytes = o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, root), slots = 64;
+    size_t slots = 64;
     while (slots < NO_SCORE_MAX && slots * 256 < bytes) slots *= 2;
     s->no_score = calloc(slots, sizeof(uint64_t));
     s->no_score_mask = slots - 1;
     s->dist_table = s->heuristic ? goal_distances(f) : NULL;
-    if (!s->no_score || table_init(&s->tt, f, bytes) || pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f) ||
-        (s->heuristic && !s->dist_table)) {
-        pns_release(x);
-        return NULL;
-    }
+    if (!s->no_score || pb_tactics_init(&s->tac, f) || pb_images_init(&s->im, f) || (s->heuristic && !s->dist_table))
+        return -1;
     /* The orientations the root is symmetric under, kept for every later
      * question: positions met from this root (images.h). */
     if (f->spec.rules != PB_RULES_TRIPLE) pb_images_choose(&s->im, root, o->full_keys);
     pb_reach_root(&s->reach, root);
     goal_guess(s, root);
+    return 0;
+}
+
+pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts *o) {
+    pb_pns *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    size_t bytes = o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, root);
+    x->s.tt = &x->own;
+    if (table_init(&x->own, f, bytes, o->threads > 1) || pns_setup(x, f, root, o, bytes)) {
+        pns_release(x);
+        return NULL;
+    }
+    return x;
+}
+
+pb_pns *pb_pns_new_sharing(pb_pns *owner, const pb_position *root, const pb_pns_opts *o) {
+    pb_pns *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    x->s.tt = owner->s.tt;
+    if (pns_setup(x, owner->s.f, root, o, x->s.tt->bytes)) {
+        pns_release(x);
+        return NULL;
+    }
     return x;
 }
 
@@ -848,12 +950,12 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
     st->steps = s->steps;
     st->iterations = s->iterations;
     st->root_pn = s->root_pn, st->root_dn = s->root_dn;
-    st->table_bytes = s->tt.bytes;
-    st->table_slots = s->tt.cap * WAYS;
-    st->peak_used = s->tt.used;
-    st->grown = s->tt.grown, st->lost = s->tt.lost;
-    st->probes = s->tt.probes, st->hits = s->tt.hits;
-    st->stores = s->tt.stores, st->replaced = s->tt.replaced;
+    st->table_bytes = s->tt->bytes;
+    st->table_slots = s->tt->cap * WAYS;
+    st->peak_used = s->tt->shared ? s->inserted : s->tt->used;
+    st->grown = s->tt->grown, st->lost = s->tt->lost;
+    st->probes = s->probes, st->hits = s->hits;
+    st->stores = s->stores, st->replaced = s->replaced;
     st->reduced_keys = s->reach.reduced;
     st->seconds = now_s() - s->t0;
     st->stopped = s->stopped;
@@ -893,11 +995,14 @@ int pb_pns_known(pb_pns *x, const pb_position *p) {
     pb_images_reset(&s->im, st, p);
     pb_image_key k = table_key(s, p, pb_images_key(&s->im, st, p));
     free(st);
-    table *t = &s->tt;
-    uint64_t *b = table_bucket(t, k.hash);
+    table *t = s->tt;
+    uint64_t *b = table_bucket(t, k.hash), m = 0;
+    bucket_lock(t, b);
     int w = table_find(t, b, k.seg, key_bits(k.bt, k.hash));
+    if (w >= 0) m = b[w];
+    bucket_unlock(t, b);
     if (w < 0) return PB_UNKNOWN;
-    int lo = meta_lo(b[w]), hi = meta_hi(b[w]);
+    int lo = meta_lo(m), hi = meta_hi(m);
     return lo == hi ? lo : lo == PB_WIN ? PB_WIN : hi == PB_LOSS ? PB_LOSS : PB_UNKNOWN;
 }
 

@@ -44,6 +44,9 @@ typedef struct pb_pns_opts {
                                         to the goal (tests, measurements) */
     pb_proven *proven;           /* saved proofs: consulted (published entries) and told of
                                         every solved node (solver/proven.h); may be NULL */
+    int threads;                 /* searches that will share the table (pb_pns_new_sharing);
+                                        more than 1: its buckets are locked and it is
+                                        used whole from the start; 0 = 1 */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {
@@ -74,6 +77,11 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
 typedef struct pb_pns pb_pns;
 pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts *o);
 void pb_pns_free(pb_pns *s);
+/* A search with a state of its own (orientations, limits, counts) on the
+ * table of `owner` (made with opts.threads > 1, to be shared safely), for
+ * another thread; o as for pb_pns_new (its table_bytes unused).  owner
+ * must outlive it.  NULL if memory is short. */
+pb_pns *pb_pns_new_sharing(pb_pns *owner, const pb_position *root, const pb_pns_opts *o);
 /* The value of p as pb_pns_value gives it. */
 int pb_pns_solve(pb_pns *s, const pb_position *p);
 /* The counts of every question so far (questions: of the last one). */

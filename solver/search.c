@@ -789,6 +789,7 @@ typedef struct prover {
     pb_pns *pn;
     pb_pns_opts po;      /* how pn was made (more are made alike for threads) */
     uint64_t gone_nodes; /* nodes of the threads' searches already freed */
+    uint64_t gone_probes, gone_hits, gone_stores, gone_replaced, gone_inserted; /* their table use */
 } prover;
 
 /* pb_value_fn of a prover: exact, or PB_UNKNOWN once the solve stops. */
@@ -828,75 +829,145 @@ static int prover_next(void *ctx, pb_position *q, int16_t *nodes, int cap, int *
     return pb_line_route_known(pv->sh->f, pb_pns_tactics(pv->pn), prove, prover_known, pv, q, v, nodes, cap, kick);
 }
 
-/* Proof-number search on several threads: the first-turn classes of p
- * dealt to the threads, each with its own search and table (a class's
- * value does not depend on which thread proves it, so neither does any
- * answer).  early: stop the others once a class of the root's player is
- * proven won (the root is then won).  Afterwards pv->pn is the search of
- * the thread that proved that class (its table holds the proof, which the
- * line reuses), or thread 0's. */
-static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r, int early) {
-    const int nt = pv->nthreads;
-    pb_pns **pns = calloc((size_t)nt, sizeof *pns);
-    atomic_int next, cancel, winner;
-    atomic_init(&next, 0), atomic_init(&cancel, 0), atomic_init(&winner, 0);
-    if (!pns) return;
+/* The searches of a solve's threads, one each, all on the table of
+ * pv->pn (thread 0's search); NULL where memory is short. */
+static pb_pns **pn_team(prover *pv, const pb_position *p) {
+    pb_pns **pns = calloc((size_t)pv->nthreads, sizeof *pns);
+    if (!pns) return NULL;
+    pb_pns_opts o = pv->po;
+    o.progress = NULL; /* thread 0 reports */
     pns[0] = pv->pn;
-#pragma omp parallel num_threads(nt)
-    {
-        int id = omp_get_thread_num();
-        pb_pns *x = id == 0 ? pv->pn : pb_pns_new(f, p, &pv->po);
-        pns[id] = x;
-        if (x && early) pb_pns_set_cancel(x, &cancel);
-        pb_position *q = malloc(sizeof *q);
-        for (int i; x && q && (i = atomic_fetch_add(&next, 1)) < r->nturns;) {
-            pb_solve_turn *t = &r->turns[i];
-            if (atomic_load(&cancel) || atomic_load(&pv->sh->halt)) break;
-            if (t->end != PB_END_NONE) continue;
-            *q = *p;
-            pb_route info;
-            char err[256];
-            if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) continue;
-            pb_pns_stats s0, s1;
-            pb_pns_get_stats(x, &s0);
-            double t0 = omp_get_wtime();
-            int v = pb_pns_solve(x, q);
-            pb_pns_get_stats(x, &s1);
-            t->nodes_searched = s1.nodes - s0.nodes;
-            t->seconds = omp_get_wtime() - t0;
-            if (v == PB_UNKNOWN) {
-                if (s1.stopped != 5) atomic_store(&pv->sh->halt, 1);
-                continue;
-            }
-            t->value = q->to_move == p->to_move ? v : -v;
-            if (early && t->mover == p->to_move && t->value == PB_WIN) {
-                atomic_store(&winner, id);
-                atomic_store(&cancel, 1);
-            }
-        }
-        free(q);
-    }
-    int w = atomic_load(&winner);
-    if (!pns[w]) w = 0;
-    pv->pn = pns[w];
-    for (int id = 0; id < nt; id++) {
+    for (int id = 1; id < pv->nthreads; id++) pns[id] = pb_pns_new_sharing(pv->pn, p, &o);
+    return pns;
+}
+
+/* Frees the searches of pn_team but thread 0's (pv->pn), keeping their
+ * node counts. */
+static void pn_team_free(prover *pv, pb_pns **pns) {
+    for (int id = 0; id < pv->nthreads; id++) {
         if (!pns[id]) continue;
         pb_pns_set_cancel(pns[id], NULL);
-        if (id == w) continue;
+        if (id == 0) continue;
         pb_pns_stats st;
         pb_pns_get_stats(pns[id], &st);
         pv->gone_nodes += st.nodes;
+        pv->gone_probes += st.probes, pv->gone_hits += st.hits, pv->gone_stores += st.stores;
+        pv->gone_replaced += st.replaced, pv->gone_inserted += st.peak_used;
         pb_pns_free(pns[id]);
     }
     free(pns);
 }
 
-/* The proof-number search options of a solve (one thread's share of the
- * memory when the threads each run their own). */
+/* Proves the class of turn t (q: room for the position after it) on
+ * search x, giving up if *done is set; returns its value for p's player
+ * to move, or PB_UNKNOWN, with the nodes and seconds it took. */
+static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb_solve_turn *t, pb_position *q,
+                    atomic_int *done, uint64_t *nodes, double *seconds) {
+    *q = *p;
+    pb_route info;
+    char err[256];
+    if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) return PB_UNKNOWN;
+    pb_pns_stats s0, s1;
+    pb_pns_get_stats(x, &s0);
+    double t0 = omp_get_wtime();
+    pb_pns_set_cancel(x, done);
+    int v = pb_pns_solve(x, q);
+    pb_pns_get_stats(x, &s1);
+    *nodes = s1.nodes - s0.nodes;
+    *seconds = omp_get_wtime() - t0;
+    if (v == PB_UNKNOWN && s1.stopped != 5) return -2; /* stopped: time, stop flag, memory */
+    return v == PB_UNKNOWN ? v : q->to_move == p->to_move ? v : -v;
+}
+
+/* The class a thread takes next: the next one not yet dealt, else (the
+ * list dealt) one that another thread is still proving, to prove it too
+ * on the same table; -1 when every class is done. */
+static int pn_next_class(atomic_int *next, atomic_int *done, int n) {
+    int i = atomic_fetch_add(next, 1);
+    if (i < n) return i;
+    for (i = 0; i < n; i++)
+        if (!atomic_load(&done[i])) return i;
+    return -1;
+}
+
+/* Proof-number search on several threads: the first-turn classes of p
+ * dealt to the threads, each with its own search on the one shared table;
+ * once all are dealt, a thread out of work proves a class another thread
+ * is still on (the first to finish it gives its value and stops the
+ * other).  A class's value does not depend on which thread proves it, nor
+ * on what the table holds, so neither does any answer.  pv->pn, thread
+ * 0's search, stays the solve's search: the table it shares holds every
+ * proof, which the line reuses. */
+static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r) {
+    pb_pns **pns = pn_team(pv, p);
+    atomic_int next, *done = malloc(sizeof *done * (size_t)(r->nturns + 1));
+    atomic_init(&next, 0);
+    if (!pns || !done) {
+        if (pns) pn_team_free(pv, pns);
+        free(done);
+        return;
+    }
+    for (int i = 0; i < r->nturns; i++) atomic_init(&done[i], r->turns[i].end != PB_END_NONE);
+#pragma omp parallel num_threads(pv->nthreads)
+    {
+        pb_pns *x = pns[omp_get_thread_num()];
+        pb_position *q = malloc(sizeof *q);
+        for (int i; x && q && !atomic_load(&pv->sh->halt) && (i = pn_next_class(&next, done, r->nturns)) >= 0;) {
+            pb_solve_turn *t = &r->turns[i];
+            if (atomic_load(&done[i])) continue;
+            uint64_t nodes;
+            double seconds;
+            int v = pn_class(x, f, p, t, q, &done[i], &nodes, &seconds), expected = 0;
+            if (v == -2) atomic_store(&pv->sh->halt, 1);
+            if (v == -2 || v == PB_UNKNOWN || !atomic_compare_exchange_strong(&done[i], &expected, 1)) continue;
+            t->value = v, t->nodes_searched = nodes, t->seconds = seconds;
+        }
+        free(q);
+    }
+    pn_team_free(pv, pns);
+    free(done);
+}
+
+/* The value of p by proof-number search on every thread: each thread
+ * searches p itself over the shared table, where it meets what the others
+ * have stored, the numbers of their unfinished nodes too, which turn it to
+ * other children (docs/solver.md, threads); the first to prove the value
+ * stops the others.  Each thread's answer is exact (pns.c), so the first
+ * is the value; PB_UNKNOWN if stopped. */
+static int pn_value_shared(prover *pv, const pb_position *p) {
+    pb_pns **pns = pn_team(pv, p);
+    atomic_int cancel, done;
+    atomic_init(&cancel, 0), atomic_init(&done, 0);
+    if (!pns) return PB_UNKNOWN;
+#pragma omp parallel num_threads(pv->nthreads)
+    {
+        pb_pns *x = pns[omp_get_thread_num()];
+        pb_position *q = malloc(sizeof *q);
+        if (x && q) {
+            pb_pns_set_cancel(x, &cancel);
+            *q = *p;
+            int v = pb_pns_solve(x, q), expected = 0;
+            pb_pns_stats st;
+            pb_pns_get_stats(x, &st);
+            if (v != PB_UNKNOWN && !atomic_compare_exchange_strong(&done, &expected, v + 2))
+                assert(expected == v + 2); /* two exact searches agree */
+            if (v != PB_UNKNOWN || st.stopped != 5) atomic_store(&cancel, 1);
+        }
+        free(q);
+    }
+    pn_team_free(pv, pns);
+    int d = atomic_load(&done);
+    if (!d) atomic_store(&pv->sh->halt, 1);
+    return d ? d - 2 : PB_UNKNOWN;
+}
+
+/* The proof-number search options of a solve (its threads share the
+ * table, the whole budget). */
 static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const pb_solve_opts *o, int nthreads) {
     pb_pns_opts po = {0};
     size_t bytes = o->hash_bytes ? o->hash_bytes : pb_solve_default_hash(f, p);
-    po.table_bytes = nthreads > 1 ? bytes / (size_t)nthreads : bytes;
+    po.table_bytes = bytes;
+    po.threads = nthreads; /* one table shared by the threads */
     po.time_limit = o->time_limit;
     po.stop = o->stop;
     po.progress = o->progress;
@@ -987,7 +1058,7 @@ static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, co
     sh->phase = "listing the first-turn classes";
     pb_solve_root_turns(f, p, o->class_bytes, keep_going, &pv->ws[0], r);
     sh->nclasses = r->nturns;
-    if (dealt) pn_classes(pv, f, p, r, 0);
+    if (dealt) pn_classes(pv, f, p, r);
     for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !dealt; i++) {
         pb_solve_turn *t = &r->turns[i];
         if (t->end == PB_END_NONE) prove_class(pv, f, p, t, q);
@@ -1002,24 +1073,6 @@ static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, co
         r->value = prove(pv, q);
     }
     return complete;
-}
-
-/* The value with proof-number search on several threads: the first-turn
- * classes dealt to them until one proves the value, then searched whole if
- * the classes did not give it.  The classes are not reported (not asked
- * for). */
-static void solve_value_dealt(prover *pv, const pb_field *f, const pb_position *p, const pb_solve_opts *o,
-                              pb_solve_result *r, pb_position *q) {
-    pv->sh->phase = "listing the first-turn classes";
-    pb_solve_root_turns(f, p, o->class_bytes, keep_going, &pv->ws[0], r);
-    pn_classes(pv, f, p, r, 1);
-    pb_solve_combine(p, r);
-    if (r->value == PB_UNKNOWN && !atomic_load(&pv->sh->halt)) {
-        *q = *p;
-        r->value = prove(pv, q);
-    }
-    pb_turns_free(r->turns, r->nturns, sizeof *r->turns);
-    r->turns = NULL, r->nturns = 0, r->nsolved_classes = 0, r->overflow = 0;
 }
 
 /* Once the value is proven: the line of perfect play, and (--all-routes)
@@ -1066,9 +1119,11 @@ static void solve_counts(const prover *pv, const pb_tt *tt, pb_solve_result *r) 
     pb_pns_stats ps;
     pb_pns_get_stats(pv->pn, &ps);
     r->nodes = ps.nodes + pv->gone_nodes;
-    r->tt.probes = ps.probes, r->tt.hits = ps.hits, r->tt.stores = ps.stores, r->tt.replaced = ps.replaced;
-    r->tt.inserted = ps.peak_used;
-    r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots, r->tt_used = ps.peak_used;
+    r->tt.probes = ps.probes + pv->gone_probes, r->tt.hits = ps.hits + pv->gone_hits;
+    r->tt.stores = ps.stores + pv->gone_stores, r->tt.replaced = ps.replaced + pv->gone_replaced;
+    r->tt.inserted = ps.peak_used + pv->gone_inserted;
+    r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots;
+    r->tt_used = r->tt.inserted < r->tt_slots ? r->tt.inserted : r->tt_slots;
     r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
 }
 
@@ -1086,13 +1141,12 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
     if (o->first_turns) complete = solve_classes(&pv, f, p, o, r, q);
-    else if (pv.pn && nthreads > 1) solve_value_dealt(&pv, f, p, o, r, q);
     else {
         pb_position m;
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
         *q = *p;
-        r->value = prove(&pv, q);
+        r->value = pv.pn && nthreads > 1 ? pn_value_shared(&pv, q) : prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
     complete = solve_line_and_routes(&pv, f, p, o, r, q) && complete;

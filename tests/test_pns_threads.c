@@ -1,0 +1,200 @@
+/* test_pns_threads.c - proof-number search on several threads (one table
+ * shared by the threads' searches, solver/pns.c argument 5): values with 1
+ * and 2 threads agree with each other and with alpha-beta at the starts and
+ * random positions of book, hockey (both dead-end options) and triple, with
+ * a tiny and a large table; the first-turn classes dealt to 2 threads agree
+ * with 1 thread; and two threads solving hundreds of positions at once on
+ * one tiny table (constant contention and replacement) answer every one as
+ * one thread with a table of its own does.  No value may depend on the thread count. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pns.h"
+#include "random_play.h"
+#include "test_support.h"
+
+/* The alpha-beta value (search.c, value only, one thread). */
+static int ab_value(const pb_field *f, const pb_position *p) {
+    pb_solver *s = pb_solver_new(f, (size_t)4 << 20);
+    assert_non_null(s);
+    int v = pb_solver_value(s, p);
+    pb_solver_free(s);
+    return v;
+}
+
+/* pb_solve with proof-number search: the value on `threads` threads and a
+ * table of `table` bytes (first_turns: every class too, into *r). */
+static int pn_solve(const pb_field *f, const pb_position *p, int threads, size_t table, int first_turns,
+                    pb_solve_result *r) {
+    pb_solve_opts o = {0};
+    o.threads = threads;
+    o.algo = PB_ALGO_PN;
+    o.hash_bytes = table;
+    o.first_turns = first_turns;
+    o.no_pv = 1;
+    assert_int_equal(pb_solve(f, p, &o, r), 0);
+    assert_false(r->stopped);
+    assert_true(r->value == PB_WIN || r->value == PB_DRAW || r->value == PB_LOSS);
+    return r->value;
+}
+
+/* Value only: 1 and 2 threads, a 64 KiB and a 16 MiB table, all equal to
+ * alpha-beta; every first-turn class on 2 threads (tiny table) equal to
+ * 1 thread's. */
+static void check_position(const pb_field *f, const pb_position *p) {
+    static const size_t tables[] = {(size_t)64 << 10, (size_t)16 << 20};
+    int want = ab_value(f, p);
+    for (int t = 1; t <= 2; t++)
+        for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+            pb_solve_result r;
+            int v = pn_solve(f, p, t, tables[i], 0, &r);
+            pb_solve_result_free(&r);
+            if (v != want) {
+                char d[128];
+                fail_msg("%s: pn on %d threads (table %zu) says %s, alpha-beta %s", pb_field_describe(f, d, sizeof d),
+                         t, tables[i], pb_value_name(v), pb_value_name(want));
+            }
+        }
+    pb_solve_result r1, r2;
+    assert_int_equal(pn_solve(f, p, 1, (size_t)16 << 20, 1, &r1), want);
+    assert_int_equal(pn_solve(f, p, 2, (size_t)64 << 10, 1, &r2), want);
+    assert_int_equal(r2.nturns, r1.nturns);
+    for (int i = 0; i < r1.nturns && !r1.overflow; i++) assert_int_equal(r2.turns[i].value, r1.turns[i].value);
+    pb_solve_result_free(&r1);
+    pb_solve_result_free(&r2);
+}
+
+/* The start (both first players; starts: 1) and `n` random positions
+ * after min .. min + turns - 1 turns of a field. */
+static void field_positions(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, int starts, int n, int min,
+                            int turns, uint64_t seed) {
+    pb_field *f = ts_field(rules, g, w, l, s, de);
+    pb_position p;
+    for (int first = 0; first < 2 && starts; first++) {
+        pb_position_start(f, &p, first);
+        check_position(f, &p);
+    }
+    for (int k = 0, done = 0; k < 100 && done < n; k++) {
+        random_position(f, &p, min + (int)(lcg(&seed) % (uint32_t)turns), &seed);
+        if (pb_routes_foreach(f, &p, NULL, NULL) <= 0) continue;
+        check_position(f, &p);
+        done++;
+    }
+    pb_field_free(f);
+}
+
+static void test_book(void **state) {
+    (void)state;
+    field_positions(PB_RULES_BOOK, 2, 4, 4, 0, 0, 1, 6, 1, 20, 11);
+    field_positions(PB_RULES_BOOK, 2, 4, 6, 0, 0, 0, 6, 4, 30, 12);
+    field_positions(PB_RULES_BOOK, 2, 6, 8, 0, 0, 0, 6, 36, 20, 13);
+}
+
+static void test_hockey(void **state) {
+    (void)state;
+    for (int de = 0; de < 2; de++) {
+        field_positions(PB_RULES_HOCKEY, 2, 4, 4, 1, de, 1, 6, 1, 12, 21 + (uint64_t)de);
+        field_positions(PB_RULES_HOCKEY, 2, 4, 6, 1, de, 1, 6, 1, 24, 23 + (uint64_t)de);
+    }
+}
+
+static void test_triple(void **state) {
+    (void)state;
+    field_positions(PB_RULES_TRIPLE, 2, 4, 4, 0, 0, 1, 6, 1, 20, 31);
+    field_positions(PB_RULES_TRIPLE, 2, 4, 6, 0, 0, 0, 6, 4, 30, 32);
+}
+
+/* The value by proof-number search on one thread with a table of its own
+ * (checked against alpha-beta above and in test_pns). */
+static int pn_one(const pb_field *f, const pb_position *p) {
+    pb_pns_opts o = {0};
+    o.table_bytes = (size_t)16 << 20;
+    return pb_pns_value(f, p, &o, NULL);
+}
+
+/* Two searches on one shared table, on two threads, each solving every
+ * position of a list (one from the front, one from the back) while the
+ * other stores into the same tiny table. */
+typedef struct team_job {
+    pb_pns *x;
+    const pb_position *pos;
+    int n, backwards;
+    int *got;
+} team_job;
+
+static void *team_run(void *arg) {
+    team_job *j = arg;
+    for (int i = 0; i < j->n; i++) {
+        int k = j->backwards ? j->n - 1 - i : i;
+        j->got[k] = pb_pns_solve(j->x, &j->pos[k]);
+    }
+    return NULL;
+}
+
+static void shared_loop(pb_rules rules, int g, int w, int l, int s, pb_dead_end de, int n, int min, int turns,
+                        uint64_t seed) {
+    pb_field *f = ts_field(rules, g, w, l, s, de);
+    pb_position *pos = malloc(sizeof *pos * (size_t)n), start;
+    int *want = malloc(sizeof(int) * (size_t)n), *got[2];
+    got[0] = malloc(sizeof(int) * (size_t)n), got[1] = malloc(sizeof(int) * (size_t)n);
+    int m = 0;
+    while (m < n) {
+        random_position(f, &pos[m], min + (int)(lcg(&seed) % (uint32_t)turns), &seed);
+        if (pb_routes_foreach(f, &pos[m], NULL, NULL) <= 0) continue;
+        want[m] = pn_one(f, &pos[m]);
+        m++;
+    }
+    pb_position_start(f, &start, PB_TOP);
+    pb_pns_opts o = {0};
+    o.table_bytes = (size_t)64 << 10;
+    o.threads = 2;
+    pb_pns *x[2];
+    x[0] = pb_pns_new(f, &start, &o);
+    assert_non_null(x[0]);
+    x[1] = pb_pns_new_sharing(x[0], &start, &o);
+    assert_non_null(x[1]);
+    pthread_t th[2];
+    team_job jobs[2];
+    for (int t = 0; t < 2; t++) {
+        jobs[t] = (team_job){x[t], pos, n, t, got[t]};
+        assert_int_equal(pthread_create(&th[t], NULL, team_run, &jobs[t]), 0);
+    }
+    for (int t = 0; t < 2; t++) pthread_join(th[t], NULL);
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < 2; t++)
+            if (got[t][i] != want[i]) {
+                char d[128];
+                fail_msg("%s: position %d, thread %d says %s, alpha-beta %s", pb_field_describe(f, d, sizeof d), i, t,
+                         pb_value_name(got[t][i]), pb_value_name(want[i]));
+            }
+    pb_pns_free(x[1]);
+    pb_pns_free(x[0]);
+    free(got[0]), free(got[1]), free(want), free(pos);
+    pb_field_free(f);
+}
+
+static void test_shared_table_loop(void **state) {
+    (void)state;
+    shared_loop(PB_RULES_BOOK, 2, 6, 8, 0, 0, 200, 30, 20, 41);
+    shared_loop(PB_RULES_HOCKEY, 2, 4, 6, 1, PB_DEAD_END_DRAW, 100, 1, 24, 42);
+    shared_loop(PB_RULES_HOCKEY, 2, 4, 6, 1, PB_DEAD_END_LOSS, 100, 1, 24, 43);
+    shared_loop(PB_RULES_TRIPLE, 2, 4, 6, 0, 0, 100, 4, 30, 44);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_book),
+        cmocka_unit_test(test_hockey),
+        cmocka_unit_test(test_triple),
+        cmocka_unit_test(test_shared_table_loop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
