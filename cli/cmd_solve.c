@@ -181,8 +181,7 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
         printf("\n             (%d turns; %s)\n", r->npv, r->pv_kind);
     }
     if (r->algo == PB_ALGO_PN)
-        printf("search       proof-number search (df-pn)%s\n",
-               r->threads > 1 ? ", first-turn classes dealt to the threads" : "");
+        printf("search       proof-number search (df-pn)%s\n", r->threads > 1 ? ", threads on one shared table" : "");
     else printf("search       alpha-beta\n");
     if (r->algo == PB_ALGO_PN && r->value == PB_UNKNOWN)
         printf("root         proof number %llu, disproof number %llu\n", (unsigned long long)r->root_pn,
@@ -411,8 +410,8 @@ static int parse_options(solve_args *a, int argc, char **argv) {
                             "the answer is the same, found faster"),
         PB_OPT_SECONDS("save-every", &a->save_every, "seconds between saves of the checkpoint (default 60)"),
         PB_OPT_TEXT("algo", "pn|ab", &a->algo,
-                    "pn: proof-number search (the default; its threads take\n"
-                    "whole first-turn classes); ab: alpha-beta (the default\n"
+                    "pn: proof-number search (the default; its threads search\n"
+                    "on one shared table); ab: alpha-beta (the default\n"
                     "with --mpi); docs/solver.md"),
         PB_OPT_FLAG("full-keys", &a->full_keys,
                     "key every position in full in the table: no mirror images, no\n"
