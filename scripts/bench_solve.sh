@@ -80,8 +80,8 @@ if [ -n "$base" ]; then
   done
   side=$(printf '%s' "$rows" | python3 -c '
 import sys
-print("| position | old program: value, nodes, CPU s | pn value (default): nodes, CPU s, MiB | ratio | pn --first-turns: nodes, CPU s | ratio | pn --first-turns, 2 threads: CPU s, wall s | ab value: nodes, CPU s | ab, 2 threads: CPU s, wall s |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| position | old program: value, nodes, CPU s | pn value (default): nodes, CPU s, MiB | ratio | pn --first-turns: nodes, CPU s, wall s | ratio | pn --first-turns, 2 threads: nodes, CPU s, wall s | 2 threads: wall speed-up | ab value: nodes, CPU s | ab, 2 threads: CPU s, wall s |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for line in sys.stdin.read().splitlines():
     f = line.split("|")
     name, old, new, ft, ft2, ab, ab2 = f[0], f[1:7], f[7:13], f[13:19], f[19:25], f[25:31], f[31:37]
@@ -89,7 +89,9 @@ for line in sys.stdin.read().splitlines():
     vals = {r[1] for r in (old, new, ft, ft2, ab, ab2) if r[1] not in ("none", "unknown")}
     same = "" if len(vals) <= 1 else " **values differ: " + ", ".join(r[0] + " " + r[1] for r in (old, new, ft, ft2, ab, ab2)) + "**"
     print(f"| {name} | {old[1]}, {old[2]}, {old[3]} | {new[2]}, {new[3]}, {new[4]} | {ratio(old[3], new[3])} | "
-          f"{ft[2]}, {ft[3]} | {ratio(old[3], ft[3])} | {ft2[3]}, {ft2[5]} | {ab[2]}, {ab[3]} | {ab2[3]}, {ab2[5]} |{same}")
+          f"{ft[2]}, {ft[3]}, {ft[5]} | {ratio(old[3], ft[3])} | {ft2[2]}, {ft2[3]}, {ft2[5]} | "
+          f"{'%.2fx' % (float(ft[5]) / float(ft2[5])) if float(ft2[5]) > 0 and ft2[1] != 'none' else '-'} | "
+          f"{ab[2]}, {ab[3]} | {ab2[3]}, {ab2[5]} |{same}")
 ')
 fi
 {
@@ -109,7 +111,9 @@ fi
     echo "builds the line; this one proves the value by proof-number search (its"
     echo "default) and stops, then builds the line from its table; with"
     echo "\`--first-turns\` it proves every class (with \`--threads 2\` the classes are"
-    echo "dealt to the threads); \`--algo ab\` is its alpha-beta. CPU seconds (user +"
+    echo "dealt to the threads; a value alone is searched on one thread whatever"
+    echo "\`--threads\` says, docs/solver.md); \`--algo ab\` is its alpha-beta. The 2-thread"
+    echo "speed-up is the wall seconds of \`--first-turns\` on 1 thread over 2. CPU seconds (user +"
     echo "system), wall seconds and peak memory of the process (\`/usr/bin/time\`); each"
     echo "run stops after ${PB_BENCH_LIMIT:-1200} s (value \"none\"); ratios are the older"
     echo "program's CPU seconds over this one's, measured in the same run."

@@ -259,6 +259,7 @@ static void tally(counter *c, int d, uint64_t n, int ends) {
 static void position_copy(const pb_field *f, pb_position *dst, const pb_position *src) {
     memcpy(dst->seg, src->seg, sizeof(uint64_t) * (size_t)f->nwords);
     memcpy(dst->deg, src->deg, (size_t)f->nlattice);
+    memcpy(dst->dirs, src->dirs, (size_t)f->nlattice);
     dst->ball = src->ball;
     dst->to_move = src->to_move;
     dst->hash = src->hash;

@@ -928,39 +928,6 @@ static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_s
     free(done);
 }
 
-/* The value of p by proof-number search on every thread: each thread
- * searches p itself over the shared table, where it meets what the others
- * have stored, the numbers of their unfinished nodes too, which turn it to
- * other children (docs/solver.md, threads); the first to prove the value
- * stops the others.  Each thread's answer is exact (pns.c), so the first
- * is the value; PB_UNKNOWN if stopped. */
-static int pn_value_shared(prover *pv, const pb_position *p) {
-    pb_pns **pns = pn_team(pv, p);
-    atomic_int cancel, done;
-    atomic_init(&cancel, 0), atomic_init(&done, 0);
-    if (!pns) return PB_UNKNOWN;
-#pragma omp parallel num_threads(pv->nthreads)
-    {
-        pb_pns *x = pns[omp_get_thread_num()];
-        pb_position *q = malloc(sizeof *q);
-        if (x && q) {
-            pb_pns_set_cancel(x, &cancel);
-            *q = *p;
-            int v = pb_pns_solve(x, q), expected = 0;
-            pb_pns_stats st;
-            pb_pns_get_stats(x, &st);
-            if (v != PB_UNKNOWN && !atomic_compare_exchange_strong(&done, &expected, v + 2))
-                assert(expected == v + 2); /* two exact searches agree */
-            if (v != PB_UNKNOWN || st.stopped != 5) atomic_store(&cancel, 1);
-        }
-        free(q);
-    }
-    pn_team_free(pv, pns);
-    int d = atomic_load(&done);
-    if (!d) atomic_store(&pv->sh->halt, 1);
-    return d ? d - 2 : PB_UNKNOWN;
-}
-
 /* The proof-number search options of a solve (its threads share the
  * table, the whole budget). */
 static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const pb_solve_opts *o, int nthreads) {
@@ -1017,7 +984,13 @@ static int solve_start(const pb_field *f, const pb_position *p, const pb_solve_o
     sh->next_report = sh->t0 + 3.0;
     for (int i = 0; i < nthreads; i++) worker_init(&pv->ws[i], sh, i), pb_reach_root(&pv->ws[i].reach, p);
     if (o->algo != PB_ALGO_PN) return 0;
-    pv->po = solve_pn_opts(f, p, o, nthreads);
+    /* Proof-number search uses the threads for the first-turn classes
+     * (pn_classes); a value alone is searched by one search on a table of
+     * its own, whatever --threads says: every scheme of several threads on
+     * one question measured so far was slower than one thread on an idle
+     * machine (docs/solver.md, threads). */
+    if (!o->first_turns) pv->nthreads = 1;
+    pv->po = solve_pn_opts(f, p, o, pv->nthreads);
     pv->pn = pb_pns_new(f, p, &pv->po);
     if (pv->pn) return 0;
     solve_end(pv, tt);
@@ -1138,6 +1111,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
     pb_tt tt;
     prover pv;
     if (solve_start(f, p, o, nthreads, &tt, &pv)) return -1;
+    r->threads = pv.nthreads; /* the threads that searched (one for a value alone by pn) */
     pb_position *q = malloc(sizeof *q);
     int complete = 1;
     if (o->first_turns) complete = solve_classes(&pv, f, p, o, r, q);
@@ -1146,7 +1120,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
         *q = *p;
-        r->value = pv.pn && nthreads > 1 ? pn_value_shared(&pv, q) : prove(&pv, q);
+        r->value = prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
     complete = solve_line_and_routes(&pv, f, p, o, r, q) && complete;

@@ -40,15 +40,6 @@ static int pn_value(const pb_field *f, const pb_position *p, size_t table, int s
     return pn_value_keys(f, p, table, sum, eps, 0, 0);
 }
 
-/* The alpha-beta value (search.c, value only). */
-static int ab_value(const pb_field *f, const pb_position *p) {
-    pb_solver *s = pb_solver_new(f, (size_t)4 << 20);
-    assert_non_null(s);
-    int v = pb_solver_value(s, p);
-    pb_solver_free(s);
-    return v;
-}
-
 /* pn (in several variants: table sizes, numbers, slack, mirror images in
  * the keys or not, the quick "can the mover score?" check or not) equals
  * want. */
@@ -81,7 +72,7 @@ static void starts(pb_rules rules, int g, int w, int l, int s, pb_dead_end de) {
             fail_msg("%s: beyond the brute force's budget", pb_field_describe(f, d, sizeof d));
         }
         check_pn(f, &p, ref, "the brute force");
-        assert_int_equal(ab_value(f, &p), ref);
+        assert_int_equal(ts_ab_value(f, &p), ref);
     }
     pb_field_free(f);
 }
@@ -118,7 +109,7 @@ static int random_positions(pb_rules rules, int g, int w, int l, int s, pb_dead_
         int ref = pb_ref_minimax_value(f, &p, REF_BUDGET);
         if (ref == PB_UNKNOWN) continue;
         check_pn(f, &p, ref, "the brute force");
-        assert_int_equal(ab_value(f, &p), ref);
+        assert_int_equal(ts_ab_value(f, &p), ref);
         seen |= 1 << (ref + 1);
         checked++;
     }
@@ -174,7 +165,7 @@ static void test_against_alpha_beta(void **state) {
             else if (k < 2) pb_position_start(f, &p, k);
             else random_position(f, &p, k - 1, &seed);
             if (pb_routes_foreach(f, &p, NULL, NULL) <= 0) continue;
-            int ab = ab_value(f, &p);
+            int ab = ts_ab_value(f, &p);
             assert_int_equal(pn_value(f, &p, (size_t)16 << 20, 0, 0), ab);
             assert_int_equal(pn_value(f, &p, 1 << 12, 0, 0), ab);
         }
@@ -250,7 +241,7 @@ static void test_stopped(void **state) {
     pb_field *f = ts_field(PB_RULES_HOCKEY, 2, 4, 6, 0, PB_DEAD_END_DRAW);
     pb_position p;
     pb_position_start(f, &p, PB_BOTTOM);
-    int want = ab_value(f, &p), unknown = 0;
+    int want = ts_ab_value(f, &p), unknown = 0;
     for (uint64_t limit = 1; limit < ((uint64_t)1 << 22); limit *= 4) {
         pb_pns_opts o = {0};
         o.node_limit = limit;
@@ -408,7 +399,7 @@ static void test_heuristic(void **state) {
             int w = pb_pns_value(f, &p, &o, &without);
             if (v == PB_UNKNOWN || w == PB_UNKNOWN) continue; /* beyond the test's budget */
             assert_int_equal(v, w);
-            if (without.nodes < 20000) assert_int_equal(ab_value(f, &p), v); /* alpha-beta where it is quick */
+            if (without.nodes < 20000) assert_int_equal(ts_ab_value(f, &p), v); /* alpha-beta where it is quick */
             differ += with.nodes != without.nodes;
             checked++;
         }

@@ -1,6 +1,7 @@
 /* test_pns_threads.c - proof-number search on several threads (one table
  * shared by the threads' searches, solver/pns.c argument 5): values with 1
- * and 2 threads agree with each other and with alpha-beta at the starts and
+ * and 2 threads (a value alone: one search either way) agree with each
+ * other and with alpha-beta at the starts and
  * random positions of book, hockey (both dead-end options) and triple, with
  * a tiny and a large table; the first-turn classes dealt to 2 threads agree
  * with 1 thread; and two threads solving hundreds of positions at once on
@@ -21,15 +22,6 @@
 #include "random_play.h"
 #include "test_support.h"
 
-/* The alpha-beta value (search.c, value only, one thread). */
-static int ab_value(const pb_field *f, const pb_position *p) {
-    pb_solver *s = pb_solver_new(f, (size_t)4 << 20);
-    assert_non_null(s);
-    int v = pb_solver_value(s, p);
-    pb_solver_free(s);
-    return v;
-}
-
 /* pb_solve with proof-number search: the value on `threads` threads and a
  * table of `table` bytes (first_turns: every class too, into *r). */
 static int pn_solve(const pb_field *f, const pb_position *p, int threads, size_t table, int first_turns,
@@ -47,15 +39,19 @@ static int pn_solve(const pb_field *f, const pb_position *p, int threads, size_t
 }
 
 /* Value only: 1 and 2 threads, a 64 KiB and a 16 MiB table, all equal to
- * alpha-beta; every first-turn class on 2 threads (tiny table) equal to
- * 1 thread's. */
+ * alpha-beta, and with 2 threads the very search of 1 thread (a value
+ * alone is searched on one thread: the same nodes); every first-turn class
+ * on 2 threads (tiny table) equal to 1 thread's. */
 static void check_position(const pb_field *f, const pb_position *p) {
     static const size_t tables[] = {(size_t)64 << 10, (size_t)16 << 20};
-    int want = ab_value(f, p);
+    int want = ts_ab_value(f, p);
+    uint64_t one[2] = {0, 0};
     for (int t = 1; t <= 2; t++)
         for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
             pb_solve_result r;
             int v = pn_solve(f, p, t, tables[i], 0, &r);
+            if (t == 1) one[i] = r.nodes;
+            else assert_int_equal(r.nodes, one[i]), assert_int_equal(r.threads, 1);
             pb_solve_result_free(&r);
             if (v != want) {
                 char d[128];

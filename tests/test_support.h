@@ -11,6 +11,7 @@
 #include "field.h"
 #include "game.h"
 #include "position.h"
+#include "search.h"
 
 static inline pb_field *ts_field(pb_rules rules, int g, int w, int l, int s, pb_dead_end de) {
     pb_field_spec sp = {rules, g, w, l, s, de};
@@ -18,6 +19,16 @@ static inline pb_field *ts_field(pb_rules rules, int g, int w, int l, int s, pb_
     pb_field *f = pb_field_new(&sp, err, sizeof err);
     if (!f) fail_msg("field: %s", err);
     return f;
+}
+
+/* p's value by the alpha-beta solver (a 4 MiB table): the second method
+ * the proof-number tests hold their answers against. */
+static inline int ts_ab_value(const pb_field *f, const pb_position *p) {
+    pb_solver *s = pb_solver_new(f, (size_t)4 << 20);
+    assert_non_null(s);
+    int v = pb_solver_value(s, p);
+    pb_solver_free(s);
+    return v;
 }
 
 /* The lattice index of a node name such as "d6". */
