@@ -7,6 +7,7 @@
 #   PNS_BENCH_LIMIT  seconds per run before it is stopped (default 150)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+pb_program "${1:-}"
 out=$root/results/bench_pns.md
 limit=${PNS_BENCH_LIMIT:-150}
 tmp=$(mktemp -d)
