@@ -35,22 +35,19 @@ positions=(
   "book (2;8;10) endgame, 12 turns back|--field 2;8;10|$(record_cut 12)"
 )
 
-# run ALGO OPTIONS RECORD: one solve; prints "value nodes steps cpu_s peak_MiB".
+# run ALGO OPTIONS RECORD: one solve; prints "value nodes cpu_s peak_MiB"
+# (nodes: expansions for pn, single steps for ab, as solve --json counts them).
 run() {
   local algo=$1 opts=$2 record=$3 args
   read -r -a args <<< "$opts"
   [ -n "$record" ] && args+=(--record "$record")
   /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$pb" solve "${args[@]}" --algo "$algo" --json --quiet \
     --time-limit "$limit" > "$tmp/json" 2> "$tmp/err" || true
-  local value nodes steps
+  local value nodes
   value=$(jq -r '.value' "$tmp/json" 2>/dev/null || echo error)
-  if [ "$algo" = pn ]; then
-    nodes=$(jq -r '.nodes' "$tmp/json" 2>/dev/null || echo 0); steps=$(jq -r '.steps' "$tmp/json" 2>/dev/null || echo 0)
-  else
-    nodes=-; steps=$(jq -r '.nodes' "$tmp/json" 2>/dev/null || echo 0)
-  fi
+  nodes=$(jq -r '.nodes // 0' "$tmp/json" 2>/dev/null || echo 0)
   read -r u s m < <(tail -1 "$tmp/time")
-  echo "$value $nodes $steps $(echo "$u + $s" | bc -l) $(echo "$m / 1024" | bc)"
+  echo "$value $nodes $(echo "$u + $s" | bc -l) $(echo "$m / 1024" | bc)"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -63,8 +60,8 @@ for entry in "${positions[@]}"; do
   IFS='|' read -r label opts record <<< "$entry"
   pn_cpu=(); ab_cpu=()
   for rep in 1 2 3; do
-    read -r pv pnodes psteps pc pm < <(run pn "$opts" "$record")
-    read -r av _ asteps ac am < <(run ab "$opts" "$record")
+    read -r pv pnodes pc pm < <(run pn "$opts" "$record")
+    read -r av asteps ac am < <(run ab "$opts" "$record")
     pn_cpu+=("$pc"); ab_cpu+=("$ac")
     # Repeat only the quick ones: the median of three damps a noisy machine.
     if [ "$(echo "$pc + $ac > 5" | bc -l)" = 1 ]; then break; fi
@@ -77,7 +74,7 @@ for entry in "${positions[@]}"; do
   if [ "$pv" != unknown ] && [ "$av" != unknown ] && [ "$(echo "$pc + $ac >= 0.05" | bc -l)" = 1 ]; then
     ratio=$(printf %.1f "$(echo "$ac / ($pc + 0.005)" | bc -l)")
   fi
-  rows+="| $label | $pv | $av | $agree | $pnodes | $psteps | $(printf %.2f "$pc") | $pm | $asteps | $(printf %.2f "$ac") | $am | $ratio | ${#pn_cpu[@]} |"$'\n'
+  rows+="| $label | $pv | $av | $agree | $pnodes | $(printf %.2f "$pc") | $pm | $asteps | $(printf %.2f "$ac") | $am | $ratio | ${#pn_cpu[@]} |"$'\n'
   echo "$label: pn $pv ${pc}s, ab $av ${ac}s" >&2
 done
 {
@@ -92,12 +89,12 @@ done
   echo "each a process of its own. *CPU s* is user + system time of the process,"
   echo "the median of three runs when both took under 5 s together (*runs*), else of"
   echo "one; *peak MiB* its maximum resident memory. *pn expanded* counts the nodes"
-  echo "the proof-number search expanded, *steps* the single steps (plies in triple)"
-  echo "each method made. *ab/pn* is the ratio of the CPU seconds. A value \"unknown\""
+  echo "the proof-number search expanded, *ab steps* the single steps (plies in triple)"
+  echo "alpha-beta searched. *ab/pn* is the ratio of the CPU seconds. A value \"unknown\""
   echo "means the run met the time limit. The run fails if the two values differ."
   echo
-  echo "| position | pn value | ab value | agree | pn expanded | pn steps | pn CPU s | pn peak MiB | ab steps | ab CPU s | ab peak MiB | ab/pn | runs |"
-  echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| position | pn value | ab value | agree | pn expanded | pn CPU s | pn peak MiB | ab steps | ab CPU s | ab peak MiB | ab/pn | runs |"
+  echo "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s' "$rows"
 } > "$out"
 echo "wrote $out" >&2
