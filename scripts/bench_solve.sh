@@ -86,11 +86,11 @@ for line in sys.stdin.read().splitlines():
     f = line.split("|")
     name, old, new, ft, ft2, ab, ab2 = f[0], f[1:7], f[7:13], f[13:19], f[19:25], f[25:31], f[31:37]
     ratio = lambda a, b: "%.1fx" % (float(a) / float(b)) if float(b) > 0 and old[1] != "none" else "-"
+    speedup = lambda one, two: "%.2fx" % (float(one[5]) / float(two[5])) if float(two[5]) > 0 and two[1] != "none" else "-"
     vals = {r[1] for r in (old, new, ft, ft2, ab, ab2) if r[1] not in ("none", "unknown")}
     same = "" if len(vals) <= 1 else " **values differ: " + ", ".join(r[0] + " " + r[1] for r in (old, new, ft, ft2, ab, ab2)) + "**"
     print(f"| {name} | {old[1]}, {old[2]}, {old[3]} | {new[2]}, {new[3]}, {new[4]} | {ratio(old[3], new[3])} | "
-          f"{ft[2]}, {ft[3]}, {ft[5]} | {ratio(old[3], ft[3])} | {ft2[2]}, {ft2[3]}, {ft2[5]} | "
-          f"{'%.2fx' % (float(ft[5]) / float(ft2[5])) if float(ft2[5]) > 0 and ft2[1] != 'none' else '-'} | "
+          f"{ft[2]}, {ft[3]}, {ft[5]} | {ratio(old[3], ft[3])} | {ft2[2]}, {ft2[3]}, {ft2[5]} | {speedup(ft, ft2)} | "
           f"{ab[2]}, {ab[3]} | {ab2[3]}, {ab2[5]} |{same}")
 ')
 fi
