@@ -12,6 +12,7 @@
 #   PB_BENCH_BASE, else HEAD~); it is built in a temporary worktree.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+pb_program "${1:-}"
 base=${2:-${PB_BENCH_BASE:-HEAD~}}
 base_short=$(git -C "$root" rev-parse --short "$base")
 out=$root/results/bench_enumerate.md
