@@ -30,7 +30,8 @@ measure() {
   local name=$1
   shift
   /usr/bin/time -f "%U %S %e" -o "$work/$name.time" "$@" > "$work/$name.out" 2> /dev/null || true
-  awk '{ printf "%.2f %.2f", $1 + $2, $3 }' "$work/$name.time"
+  # The last line: a run stopped with a status adds a line before it.
+  tail -n 1 "$work/$name.time" | awk '{ printf "%.2f %.2f", $1 + $2, $3 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 last_seq() { awk '$1 ~ /^[0-9]+$/ { s = $2 } END { print s }' "$work/$1.out"; }
