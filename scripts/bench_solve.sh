@@ -39,7 +39,9 @@ positions=("book (2;4;4) start|--field 2,4,4"
 echo 'd6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6' > "$work/r30b.txt"
 echo 'd6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6' > "$work/r20.txt"
 
-# run LABEL PROGRAM OPTIONS...: one solve; prints "label|value|nodes|cpu s|MiB"
+# run LABEL PROGRAM OPTIONS...: one solve; prints "label|value|nodes|cpu s|MiB|wall s|bound",
+# bound being (with --first-turns) the best 2-thread speed-up dealing its
+# classes could give: their nodes over max(largest class, half of all)
 run() {
   local label=$1 prog=$2; shift 2
   /usr/bin/time -f '%U %S %M %e' -o "$work/time" timeout "${PB_BENCH_LIMIT:-1200}" "$prog" solve "$@" --quiet --json \
@@ -52,7 +54,9 @@ try:
 except Exception:
     d = {}
 u, s, kb, wall = open(tm).read().split()[-4:]
-print(f"{label}|{d.get('value', 'none')}|{d.get('nodes', 0)}|{float(u) + float(s):.2f}|{int(kb) / 1024:.0f}|{float(wall):.1f}")
+cls = [t.get("nodes", 0) for i, t in enumerate(d.get("first_turns", [])) if t.get("class") == i]
+bound = "%.2fx" % (sum(cls) / max(max(cls), sum(cls) / 2)) if cls and sum(cls) > 0 else "-"
+print(f"{label}|{d.get('value', 'none')}|{d.get('nodes', 0)}|{float(u) + float(s):.2f}|{int(kb) / 1024:.0f}|{float(wall):.1f}|{bound}")
 PY
 }
 
@@ -80,17 +84,17 @@ if [ -n "$base" ]; then
   done
   side=$(printf '%s' "$rows" | python3 -c '
 import sys
-print("| position | old program: value, nodes, CPU s | pn value (default): nodes, CPU s, MiB | ratio | pn --first-turns: nodes, CPU s, wall s | ratio | pn --first-turns, 2 threads: nodes, CPU s, wall s | 2 threads: wall speed-up | ab value: nodes, CPU s | ab, 2 threads: CPU s, wall s |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| position | old program: value, nodes, CPU s | pn value (default): nodes, CPU s, MiB | ratio | pn --first-turns: nodes, CPU s, wall s | ratio | pn --first-turns, 2 threads: nodes, CPU s, wall s | 2 threads: wall speed-up | dealing bound | ab value: nodes, CPU s | ab, 2 threads: CPU s, wall s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for line in sys.stdin.read().splitlines():
     f = line.split("|")
-    name, old, new, ft, ft2, ab, ab2 = f[0], f[1:7], f[7:13], f[13:19], f[19:25], f[25:31], f[31:37]
+    name, (old, new, ft, ft2, ab, ab2) = f[0], [f[1 + 7 * i:8 + 7 * i] for i in range(6)]
     ratio = lambda a, b: "%.1fx" % (float(a) / float(b)) if float(b) > 0 and old[1] != "none" else "-"
     speedup = lambda one, two: "%.2fx" % (float(one[5]) / float(two[5])) if float(two[5]) > 0 and two[1] != "none" else "-"
     vals = {r[1] for r in (old, new, ft, ft2, ab, ab2) if r[1] not in ("none", "unknown")}
     same = "" if len(vals) <= 1 else " **values differ: " + ", ".join(r[0] + " " + r[1] for r in (old, new, ft, ft2, ab, ab2)) + "**"
     print(f"| {name} | {old[1]}, {old[2]}, {old[3]} | {new[2]}, {new[3]}, {new[4]} | {ratio(old[3], new[3])} | "
-          f"{ft[2]}, {ft[3]}, {ft[5]} | {ratio(old[3], ft[3])} | {ft2[2]}, {ft2[3]}, {ft2[5]} | {speedup(ft, ft2)} | "
+          f"{ft[2]}, {ft[3]}, {ft[5]} | {ratio(old[3], ft[3])} | {ft2[2]}, {ft2[3]}, {ft2[5]} | {speedup(ft, ft2)} | {ft[6]} | "
           f"{ab[2]}, {ab[3]} | {ab2[3]}, {ab2[5]} |{same}")
 ')
 fi
@@ -113,7 +117,9 @@ fi
     echo "\`--first-turns\` it proves every class (with \`--threads 2\` the classes are"
     echo "dealt to the threads; a value alone is searched on one thread whatever"
     echo "\`--threads\` says, docs/solver.md); \`--algo ab\` is its alpha-beta. The 2-thread"
-    echo "speed-up is the wall seconds of \`--first-turns\` on 1 thread over 2. CPU seconds (user +"
+    echo "speed-up is the wall seconds of \`--first-turns\` on 1 thread over 2; the dealing bound is"
+    echo "the most that dealing the classes to 2 threads could give: the 1-thread run's class nodes"
+    echo "over the larger of its largest class and half of them all. CPU seconds (user +"
     echo "system), wall seconds and peak memory of the process (\`/usr/bin/time\`); each"
     echo "run stops after ${PB_BENCH_LIMIT:-1200} s (value \"none\"); ratios are the older"
     echo "program's CPU seconds over this one's, measured in the same run."
