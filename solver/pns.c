@@ -46,7 +46,13 @@
  *     proof is stored as a bound on the value for the player to move
  *     (value >= t, or value <= t - 1, turned round when A is not to move),
  *     bounds are merged by taking the tighter one, and a bound is read back
- *     as proven only for a question it decides.  Unproven pn/dn guide the
+ *     as proven only for a question it decides.  Where the rules have no
+ *     draws (book; hockey with lost dead ends) every value is a win or a
+ *     loss, so a bound "<= draw" is "= loss" and ">= draw" is "= win": it
+ *     is stored so, and a proof made for one player's question answers the
+ *     other's as well (the line after --first-turns, whose classes ask the
+ *     second player's question, no longer proves the winning class again).
+ *     Unproven pn/dn guide the
  *     search only: they carry the question they belong to and are ignored
  *     for another.  Replacement loses numbers and bounds, never truth; a
  *     tiny table costs time only.
@@ -137,6 +143,7 @@ typedef struct pns {
     const pb_field *f;
     table *tt;                   /* its own, or shared with other threads' searches */
     int A, t, weak;              /* the question; weak or summed numbers */
+    int nodraw;                  /* the rules have no draws: every value is -1 or 1 */
     int eps;                     /* threshold slack in 1/1024, < 0: none */
     pb_images im;                /* orientations keyed alike (images.h) */
     pb_image_state ims;          /* of the current position (book, hockey) */
@@ -437,6 +444,7 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
         if (mine) hi = hi < s->t - 1 ? hi : s->t - 1;
         else lo = lo > 1 - s->t ? lo : 1 - s->t;
     }
+    if (s->nodraw) hi = hi == 0 ? -1 : hi, lo = lo == 0 ? 1 : lo; /* no value is 0 (3. above) */
     uint64_t oldwork = b[e] >> 40;
     if (work > 0xffffffULL) work = 0xffffffULL;
     if (oldwork > work) work = oldwork;
@@ -857,6 +865,8 @@ static int pns_setup(pb_pns *x, const pb_field *f, const pb_position *root, cons
     pns *s = &x->s;
     s->f = f;
     s->weak = !o->sum;
+    s->nodraw = !(f->spec.rules == PB_RULES_TRIPLE ||
+                  (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW));
     s->eps = o->epsilon == 0 ? 1024 : o->epsilon;
     s->node_limit = o->node_limit;
     s->stop = o->stop;
@@ -928,8 +938,7 @@ int pb_pns_solve(pb_pns *x, const pb_position *p) {
     pb_images_reset(&s->im, &s->ims, p);
     /* Draws exist in triple and in hockey with drawn dead ends; elsewhere
      * every leaf is a win or a loss, so "cannot win" means "loses". */
-    int draws =
-        f->spec.rules == PB_RULES_TRIPLE || (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW);
+    int draws = !s->nodraw;
     int me = p->to_move, yes = ask(s, &x->q, me, PB_WIN), value = PB_UNKNOWN;
     x->questions = 1;
     if (yes == 1) value = PB_WIN;
