@@ -879,25 +879,21 @@ static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb
     return v == PB_UNKNOWN ? v : q->to_move == p->to_move ? v : -v;
 }
 
-/* The class a thread takes next: the next one not yet dealt, else (the
- * list dealt) one that another thread is still proving, to prove it too
- * on the same table; -1 when every class is done. */
-static int pn_next_class(atomic_int *next, atomic_int *done, int n) {
+/* The class a thread takes next: the next one not yet dealt; -1 once
+ * every class is dealt.  A thread out of work then stops: proving a class
+ * another thread is still on, from its root on the same table, was slower
+ * than leaving it to that thread on an idle machine (docs/solver.md). */
+static int pn_next_class(atomic_int *next, int n) {
     int i = atomic_fetch_add(next, 1);
-    if (i < n) return i;
-    for (i = 0; i < n; i++)
-        if (!atomic_load(&done[i])) return i;
-    return -1;
+    return i < n ? i : -1;
 }
 
 /* Proof-number search on several threads: the first-turn classes of p
- * dealt to the threads, each with its own search on the one shared table;
- * once all are dealt, a thread out of work proves a class another thread
- * is still on (the first to finish it gives its value and stops the
- * other).  A class's value does not depend on which thread proves it, nor
- * on what the table holds, so neither does any answer.  pv->pn, thread
- * 0's search, stays the solve's search: the table it shares holds every
- * proof, which the line reuses. */
+ * dealt to the threads, each with its own search on the one shared table.
+ * A class's value does not depend on which thread proves it, nor on what
+ * the table holds, so neither does any answer.  pv->pn, thread 0's search,
+ * stays the solve's search: the table it shares holds every proof, which
+ * the line reuses. */
 static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r) {
     pb_pns **pns = pn_team(pv, p);
     atomic_int next, *done = malloc(sizeof *done * (size_t)(r->nturns + 1));
@@ -912,7 +908,7 @@ static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_s
     {
         pb_pns *x = pns[omp_get_thread_num()];
         pb_position *q = malloc(sizeof *q);
-        for (int i; x && q && !atomic_load(&pv->sh->halt) && (i = pn_next_class(&next, done, r->nturns)) >= 0;) {
+        for (int i; x && q && !atomic_load(&pv->sh->halt) && (i = pn_next_class(&next, r->nturns)) >= 0;) {
             pb_solve_turn *t = &r->turns[i];
             if (atomic_load(&done[i])) continue;
             uint64_t nodes;
