@@ -859,10 +859,10 @@ static void pn_team_free(prover *pv, pb_pns **pns) {
 }
 
 /* Proves the class of turn t (q: room for the position after it) on
- * search x, giving up if *done is set; returns its value for p's player
- * to move, or PB_UNKNOWN, with the nodes and seconds it took. */
+ * search x; returns its value for p's player to move, or PB_UNKNOWN, with
+ * the nodes and seconds it took. */
 static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb_solve_turn *t, pb_position *q,
-                    atomic_int *done, uint64_t *nodes, double *seconds) {
+                    uint64_t *nodes, double *seconds) {
     *q = *p;
     pb_route info;
     char err[256];
@@ -870,7 +870,6 @@ static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb
     pb_pns_stats s0, s1;
     pb_pns_get_stats(x, &s0);
     double t0 = omp_get_wtime();
-    pb_pns_set_cancel(x, done);
     int v = pb_pns_solve(x, q);
     pb_pns_get_stats(x, &s1);
     *nodes = s1.nodes - s0.nodes;
@@ -896,32 +895,26 @@ static int pn_next_class(atomic_int *next, int n) {
  * the line reuses. */
 static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r) {
     pb_pns **pns = pn_team(pv, p);
-    atomic_int next, *done = malloc(sizeof *done * (size_t)(r->nturns + 1));
+    atomic_int next;
     atomic_init(&next, 0);
-    if (!pns || !done) {
-        if (pns) pn_team_free(pv, pns);
-        free(done);
-        return;
-    }
-    for (int i = 0; i < r->nturns; i++) atomic_init(&done[i], r->turns[i].end != PB_END_NONE);
+    if (!pns) return;
 #pragma omp parallel num_threads(pv->nthreads)
     {
         pb_pns *x = pns[omp_get_thread_num()];
         pb_position *q = malloc(sizeof *q);
         for (int i; x && q && !atomic_load(&pv->sh->halt) && (i = pn_next_class(&next, r->nturns)) >= 0;) {
             pb_solve_turn *t = &r->turns[i];
-            if (atomic_load(&done[i])) continue;
+            if (t->end != PB_END_NONE) continue; /* a turn that ends the game is no question */
             uint64_t nodes;
             double seconds;
-            int v = pn_class(x, f, p, t, q, &done[i], &nodes, &seconds), expected = 0;
+            int v = pn_class(x, f, p, t, q, &nodes, &seconds);
             if (v == -2) atomic_store(&pv->sh->halt, 1);
-            if (v == -2 || v == PB_UNKNOWN || !atomic_compare_exchange_strong(&done[i], &expected, 1)) continue;
+            if (v == -2 || v == PB_UNKNOWN) continue;
             t->value = v, t->nodes_searched = nodes, t->seconds = seconds;
         }
         free(q);
     }
     pn_team_free(pv, pns);
-    free(done);
 }
 
 /* The proof-number search options of a solve (its threads share the
