@@ -12,6 +12,7 @@
 #include "../tablebase/tablebase.h"
 #include "../solver/json.h"
 #include "cli.h"
+#include "stop.h"
 
 /* What `paperball tb --help` and each subcommand's --help say first. */
 static const char about_tb[] = "Tablebases (book and hockey): every position between turns reachable from the\n"
@@ -151,7 +152,13 @@ static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
     bo.time_limit = o->time_limit;
     bo.games = o->games;
     pb_tb_build_result res;
+    /* Ctrl-C and SIGTERM stop the build as its time limit does: the pass
+     * in progress is dropped, the finished layer files stay (exit 3). */
+    struct sigaction old[2];
+    bo.stop = pb_stop_flag();
+    pb_stop_catch(old);
     pb_tb_status st = pb_tb_build(f, &g->pos, o->out, &bo, &res);
+    pb_stop_restore(old);
     if (st != PB_TB_OK)
         return pb_fail(st == PB_TB_BAD       ? PB_EXIT_USAGE
                        : st == PB_TB_MEMORY  ? PB_EXIT_MEMORY
@@ -175,7 +182,7 @@ static int tb_build(int argc, char **argv, int estimate_only) {
                                        PB_OPT_MEMORY(o, "budget for the layers in memory; over it the build stops\n"
                                                         "(exit status 4) keeping its finished layers: rerun to go on"),
                                        PB_OPT_TIME_LIMIT(o, "stop after SECONDS (exit 3), keeping the finished\n"
-                                                            "layers: rerun to go on"),
+                                                            "layers: rerun to go on (Ctrl-C and SIGTERM alike)"),
                                        PB_OPT_FLAG("games", &o.games,
                                                    "also count the complete games from the root, by result\n"
                                                    "(every bounce route counted; as enumerate's games)"),

@@ -1,43 +1,53 @@
 #!/bin/bash
 # enumeration_tables.sh - regenerates results/enumeration.md and
 # results/enumeration.csv: for each rule set, every field (smallest first)
-# whose whole-game enumeration (`paperball enumerate`, every game to its
-# end) completes within a time limit, with the command, commit, machine and
-# time of each row.
+# whose whole games (every game played to its end, each bounce route
+# counted) are counted within a time limit, with the command, commit,
+# machine and time of each row.  Two methods count the same thing:
+#   book, hockey: `paperball tb build --games` (backward over the layers of
+#       the tablebase: each position's games from its successors'), then
+#       `paperball enumerate` (forward, depth by depth) as the second
+#       method: where both finish, every count must agree (else the row says
+#       so and the script ends with status 1);
+#   triple (no layers, no tablebase): `paperball enumerate` alone.
 #
-# usage: scripts/enumeration_tables.sh [-t SECONDS] [-T SECONDS] [-j THREADS] [-m MEMORY] [-b PAPERBALL] [-o DIR] [-k DIR]
-#   -t  time limit per field (default 120; the aim is one hour, a shared
-#       2-core machine gets a smaller one: the table says which)
+# usage: scripts/enumeration_tables.sh [-t SECONDS] [-c SECONDS] [-T SECONDS] [-j THREADS] [-m MEMORY] [-b PAPERBALL] [-o DIR] [-k DIR]
+#   -t  time limit per field of the first method (default 120; the aim is
+#       one hour: the table says which was used)
+#   -c  time limit of the second method's check (default: as -t)
 #   -T  time budget for the whole script (default 3600): fields not tried
 #       by then are listed as not tried
 #   -j  threads (default 2)      -m  --memory budget (default 8G)
 #   -b  the paperball binary (default build/paperball)   -o  output directory (default results)
-#   -k  keep each field's run in DIR (its output, the seconds it has had and
-#       its checkpoint): the script run again with the same options and
-#       program reuses the finished fields and resumes a field it was
-#       stopped in (Ctrl-C, SIGTERM, kill -9, a lost session) with the rest
-#       of its time limit, so a long table can be made in several sittings
+#   -k  keep each run in DIR (its output, the seconds it has had and its
+#       checkpoint or layer files): the script run again with the same
+#       options and program reuses the finished runs and resumes the one it
+#       was stopped in (Ctrl-C, SIGTERM, kill -9, a lost session) with the
+#       rest of its time limit, so a long table can be made in several sittings
 #
 # Fields: G <= W, all even, W and L up to 8 (those the rule set allows), ordered by their number of
-# lattice cells, then W, then G.  A field is not tried once a field no
-# larger in every dimension (G, W, L; and for hockey the same setback) has
-# exceeded the limit: enumeration work only grows with the field.
+# lattice cells, then W, then G.  A field is not tried once a field with
+# the same goal width, no wider and no longer (and for hockey the same
+# setback), has not finished: the work only grows with W and L.  (A wider
+# goal can make the work smaller, book, or larger, triple: so fields of
+# other goal widths are still tried.)
 # Hockey is run with S = 0 and S = 1, dead end = draw; the dead end = loss
 # variant has the same positions and games, so it is run only on the fields
-# where the draw variant completed.  Triple is included once the build
-# implements it (a first turn from the centre exists).
+# where the draw variant finished.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 LIMIT=120
+CHECK=
 TOTAL=3600
 THREADS=2
 MEMORY=8G
 BIN=build/paperball
 OUT=results
 KEEP=
-while getopts "t:T:j:m:b:o:k:" opt; do
+while getopts "t:c:T:j:m:b:o:k:" opt; do
     case $opt in
     t) LIMIT=$OPTARG ;;
+    c) CHECK=$OPTARG ;;
     T) TOTAL=$OPTARG ;;
     j) THREADS=$OPTARG ;;
     m) MEMORY=$OPTARG ;;
@@ -47,6 +57,7 @@ while getopts "t:T:j:m:b:o:k:" opt; do
     *) exit 2 ;;
     esac
 done
+CHECK=${CHECK:-$LIMIT}
 [ -x "$BIN" ] || { echo "enumeration_tables.sh: no binary at $BIN (build first)" >&2; exit 2; }
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 BINVERSION=$("$BIN" --version)
@@ -56,8 +67,9 @@ COMMIT=$commit
 MACHINE=$machine
 DATE=$(pb_now)
 WORK=$(mktemp -d -t pb-enum-tables.XXXXXX)
-# Ctrl-C or SIGTERM: the running enumeration stops itself (keeping its
-# checkpoint); the script marks the stop, records the seconds and leaves.
+# Ctrl-C or SIGTERM: the running program stops itself (keeping its
+# checkpoint or layer files); the script marks the stop, records the
+# seconds and leaves.
 trap ': > "$WORK/stopped"' TERM INT
 trap 'rm -rf "$WORK"' EXIT
 START=$(date +%s)
@@ -65,8 +77,9 @@ START=$(date +%s)
 # Both tables are built in $WORK and written whole at the end.
 CSV="$WORK/enumeration.csv"
 ROWS="$WORK/rows.md"
-echo "rules,goal,width,length,setback,dead_end,status,depth,positions,games,top_wins,bottom_wins,draws,seconds,peak_mib,threads,command,commit,machine,date" > "$CSV"
+echo "rules,goal,width,length,setback,dead_end,status,depth,positions,games,top_wins,bottom_wins,draws,seconds,peak_mib,threads,command,commit,machine,date,method,second_method" > "$CSV"
 : > "$ROWS"
+MISMATCH="$WORK/mismatch"
 
 # Fields in order of size.
 fields() {
@@ -77,91 +90,180 @@ fields() {
 
 FAILED="$WORK/failed"
 : > "$FAILED"
-dominated() {   # key g w l: a field no larger in every dimension failed
+dominated() {   # key g w l: a field of the same goal, no wider and no longer, failed
     awk -v k="$1" -v g="$2" -v w="$3" -v l="$4" \
-        '$1 == k && $2 <= g && $3 <= w && $4 <= l { found = 1 } END { exit !found }' "$FAILED"
+        '$1 == k && $2 == g && $3 <= w && $4 <= l { found = 1 } END { exit !found }' "$FAILED"
 }
 
-# run_field RULES G W L S DEAD: one enumeration; appends a row.
+# run_kept KIND LIMIT ARGS...: runs `paperball enumerate ARGS` (KIND
+# enumerate) or `paperball tb build --games ARGS` (KIND tb) with
+# --time-limit what is left of LIMIT, in a directory of its own, DIR:
+# out.txt, err.txt, ck/ (the checkpoint or the layer files), spent (seconds
+# had so far, rewritten every 10 s) and, once it is over, rc.  Sets DIR and
+# RC; KEPT=1 when the run was over in an earlier sitting.  When the script
+# is stopped meanwhile, it leaves (status 3), keeping ck/ and spent.
+run_kept() {
+    local kind=$1 limit=$2
+    shift 2
+    local spent left t0 ticker
+    local -a sub extra
+    DIR=$WORK/run-$kind
+    rm -rf "$DIR"
+    [ -n "$KEEP" ] && DIR=$KEEP/$(printf '%s %s %s %s' "$BINVERSION" "$kind" "$limit" "$*" | sha1sum | cut -c1-16)
+    mkdir -p "$DIR/ck"
+    KEPT=0
+    if [ -s "$DIR/rc" ]; then
+        RC=$(cat "$DIR/rc")
+        KEPT=1
+        return 0
+    fi
+    spent=$(cat "$DIR/spent" 2> /dev/null || echo 0)
+    left=$(awk -v l="$limit" -v s="$spent" 'BEGIN { x = int(l - s); print x < 1 ? 1 : x }')
+    if [ "$kind" = tb ]; then
+        # A rerun goes on from the layer files beside the output.
+        sub=(tb build --games)
+        extra=(--out "$DIR/ck/field.pbt")
+    else
+        sub=(enumerate)
+        extra=(--checkpoint "$DIR/ck")
+        compgen -G "$DIR/ck/*.ckpt" > /dev/null && extra+=(--resume)
+    fi
+    t0=$(date +%s.%N)
+    (while sleep 10; do
+        awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' \
+            > "$DIR/spent.tmp" && mv -f "$DIR/spent.tmp" "$DIR/spent"
+    done) &
+    ticker=$!
+    # --time-limit stops the run cleanly (exit 3) with what it finished;
+    # timeout is only the backstop.
+    (cd "$DIR" && timeout --foreground $((left + 120)) "$BIN" "${sub[@]}" "$@" --time-limit "$left" \
+        "${extra[@]}" > "$DIR/out.txt" 2> "$DIR/err.txt")
+    RC=$?
+    kill "$ticker" 2> /dev/null; wait "$ticker" 2> /dev/null
+    awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' > "$DIR/spent"
+    # Stopped before its time was up (the script itself was stopped): the
+    # checkpoint or layers and the seconds stay for the next run.
+    # (--foreground: a signal to the script's process group reaches the
+    # program too, which stops cleanly with status 3.)
+    if { [ $RC -eq 3 ] || [ $RC -eq 130 ] || [ $RC -eq 143 ]; } && { [ -e "$WORK/stopped" ] ||
+        awk -v l="$limit" -v s="$(cat "$DIR/spent")" 'BEGIN { exit !(s < l - 5) }'; }; then
+        echo "enumeration_tables: stopped in $NAME after $(cat "$DIR/spent") s;${KEEP:+ run again with -k $KEEP to go on}" >&2
+        : > "$WORK/stopped"
+        exit 3
+    fi
+    echo "$RC" > "$DIR/rc"
+    rm -rf "$DIR/ck"
+}
+
+# enum_parse LIMIT: E_STATUS, E_DEPTH, E_POS, E_GAMES, E_TOP, E_BOTTOM,
+# E_DRAWS, E_PEAK of the enumeration run in $DIR that ended with $RC.
+enum_parse() {
+    E_STATUS="" E_DEPTH="" E_POS="" E_GAMES="" E_TOP="" E_BOTTOM="" E_DRAWS="" E_PEAK=""
+    local o="$DIR/out.txt" e="$DIR/err.txt"
+    if [ "$RC" -eq 0 ] && grep -q '^complete:' "$o"; then
+        E_STATUS=complete
+        E_DEPTH=$(sed -n 's/^complete: every game ends by depth \([0-9]*\).*/\1/p' "$o")
+        E_GAMES=$(sed -n 's/^games: \([0-9]*\) .*/\1/p' "$o")
+        E_TOP=$(sed -n 's/^games: .*Top wins \([0-9]*\),.*/\1/p' "$o")
+        E_BOTTOM=$(sed -n 's/^games: .*Bottom wins \([0-9]*\),.*/\1/p' "$o")
+        E_DRAWS=$(sed -n 's/^games: .*draws \([0-9]*\)).*/\1/p' "$o")
+        E_POS=$(sed -n 's/^positions: \([0-9]*\) .*/\1/p' "$o")
+        E_PEAK=$(sed -n 's/.*peak memory \([0-9.]*\) MiB.*/\1/p' "$e" | tail -1)
+    elif [ "$RC" -eq 3 ] || [ "$RC" -eq 124 ]; then
+        E_STATUS="over $1 s"
+        E_DEPTH=$(sed -n 's/^not complete: stopped at depth \([0-9]*\).*/\1/p' "$o")
+        [ -z "$E_DEPTH" ] && E_DEPTH=$(grep -o 'depth [0-9]* done' "$e" | tail -1 | awk '{ print $2 }')
+        E_GAMES=$(sed -n 's/^games finished by depth [0-9]*: \([0-9]*\) .*/\1/p' "$o")
+        [ -n "$E_DEPTH" ] && E_STATUS="$E_STATUS (depth $E_DEPTH finished)"
+    elif grep -q 'memory budget' "$e"; then
+        E_STATUS="over --memory $MEMORY"
+    else
+        E_STATUS="error: $(tail -1 "$e")"
+    fi
+}
+
+# tb_parse LIMIT: the same (E_...) of the tablebase build in $DIR.  Its
+# deepest layer d holds positions whose every turn ends the game, so the
+# longest game has d + 1 turns.
+tb_parse() {
+    E_STATUS="" E_DEPTH="" E_POS="" E_GAMES="" E_TOP="" E_BOTTOM="" E_DRAWS="" E_PEAK=""
+    local o="$DIR/out.txt" e="$DIR/err.txt" layer
+    layer=$(sed -n 's/^tb: layer \([0-9]*\): [0-9]* classes (forward).*/\1/p' "$e" | tail -1)
+    if [ "$RC" -eq 0 ] && grep -q '^games .* complete games' "$o"; then
+        E_STATUS=complete
+        E_DEPTH=$(sed -n 's/^layers *[0-9]*\.\.\([0-9]*\),.*/\1/p' "$o")
+        E_DEPTH=$((E_DEPTH + 1))
+        E_POS=$(sed -n 's/^stored .* = \([0-9]*\) positions.*/\1/p' "$o")
+        E_GAMES=$(sed -n 's/^games *\([0-9]*\) complete.*/\1/p' "$o")
+        E_TOP=$(sed -n 's/^games .*Top wins \([0-9]*\),.*/\1/p' "$o")
+        E_BOTTOM=$(sed -n 's/^games .*Bottom wins \([0-9]*\),.*/\1/p' "$o")
+        E_DRAWS=$(sed -n 's/^games .*draws \([0-9]*\).*/\1/p' "$o")
+        E_PEAK=$(sed -n 's/^peak memory *\([0-9.]*\) MiB.*/\1/p' "$o")
+    elif [ "$RC" -eq 3 ] || [ "$RC" -eq 124 ]; then
+        E_STATUS="over $1 s"
+        [ -n "$layer" ] && E_STATUS="$E_STATUS (layers to $layer found)"
+    elif [ "$RC" -eq 4 ]; then
+        E_STATUS="over --memory $MEMORY"
+        [ -n "$layer" ] && E_STATUS="$E_STATUS (layers to $layer found)"
+    else
+        E_STATUS="error: $(tail -1 "$e")"
+    fi
+}
+
+# run_field RULES G W L S DEAD [check]: one field by its method (with
+# `check`, and the second method where the first is the tablebase);
+# appends a row.
+# Status 0: finished; 2: a shape the rule set does not allow; 1: not finished.
 run_field() {
-    local rules=$1 g=$2 w=$3 l=$4 s=$5 dead=$6
-    local args="--rules $rules --field $g,$w,$l"
-    [ "$rules" = hockey ] && args="$args --setback $s --dead-end $dead"
-    local cmd="paperball enumerate $args --threads $THREADS --memory $MEMORY --time-limit $LIMIT"
-    local t0 rc status dir spent left resume ticker secs
+    local rules=$1 g=$2 w=$3 l=$4 s=$5 dead=$6 check=$7
+    local -a args=(--rules "$rules" --field "$g,$w,$l")
+    [ "$rules" = hockey ] && args+=(--setback "$s" --dead-end "$dead")
+    args+=(--threads "$THREADS" --memory "$MEMORY")
+    local method cmd second="" secs
     trap ': > "$WORK/stopped"' TERM INT # this runs in a subshell: set again
     [ -e "$WORK/stopped" ] && exit 3
-    # The run's directory: out.txt, err.txt, ck/ (the checkpoint), spent
-    # (seconds had so far, rewritten every 10 s), and once it is over rc.
-    dir=$WORK/field
-    rm -rf "$dir"
-    [ -n "$KEEP" ] && dir=$KEEP/$(printf '%s %s' "$BINVERSION" "$cmd" | sha1sum | cut -c1-16)
-    mkdir -p "$dir/ck"
-    if [ -s "$dir/rc" ]; then
-        rc=$(cat "$dir/rc")
-        echo "enumeration_tables: $rules ($g;$w;$l)$([ "$rules" = hockey ] && echo " S=$s, dead end $dead"): kept from an earlier run" >&2
+    NAME="$rules ($g;$w;$l)"
+    [ "$rules" = hockey ] && NAME="$NAME S=$s, dead end $dead"
+    if [ "$rules" = triple ]; then
+        method=enumerate
+        cmd="paperball enumerate ${args[*]} --time-limit $LIMIT"
+        run_kept enumerate "$LIMIT" "${args[@]}"
+        # A shape the rule set does not allow (triple: W <= L) is no row at all.
+        if [ "$RC" -eq 2 ] && grep -q 'bad field' "$DIR/err.txt"; then return 2; fi
+        enum_parse "$LIMIT"
     else
-        spent=$(cat "$dir/spent" 2> /dev/null || echo 0)
-        left=$(awk -v l="$LIMIT" -v s="$spent" 'BEGIN { x = int(l - s); print x < 1 ? 1 : x }')
-        resume=
-        compgen -G "$dir/ck/*.ckpt" > /dev/null && resume=--resume
-        t0=$(date +%s.%N)
-        (while sleep 10; do
-            awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' \
-                > "$dir/spent.tmp" && mv -f "$dir/spent.tmp" "$dir/spent"
-        done) &
-        ticker=$!
-        # --time-limit stops the run cleanly (exit 3) with its finished
-        # depths; timeout is only the backstop.
-        (cd "$dir" && timeout --foreground $((left + 120)) "$BIN" enumerate $args --threads $THREADS --memory $MEMORY \
-            --time-limit "$left" --checkpoint "$dir/ck" $resume > "$dir/out.txt" 2> "$dir/err.txt")
-        rc=$?
-        kill "$ticker" 2> /dev/null; wait "$ticker" 2> /dev/null
-        awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' > "$dir/spent"
-        # Stopped before its time was up (the script itself was stopped):
-        # the checkpoint and the seconds stay for the next run.
-        # (--foreground: a signal to the script's process group reaches the
-        # enumeration too, which stops cleanly with status 3.)
-        if { [ $rc -eq 3 ] || [ $rc -eq 130 ] || [ $rc -eq 143 ]; } && { [ -e "$WORK/stopped" ] ||
-            awk -v l="$LIMIT" -v s="$(cat "$dir/spent")" 'BEGIN { exit !(s < l - 5) }'; }; then
-            echo "enumeration_tables: stopped in $rules ($g;$w;$l) after $(cat "$dir/spent") s;${KEEP:+ run again with -k $KEEP to go on}" >&2
-            : > "$WORK/stopped"
-            exit 3
-        fi
-        echo "$rc" > "$dir/rc"
-        rm -rf "$dir/ck"
+        method=tablebase
+        cmd="paperball tb build --games ${args[*]} --time-limit $LIMIT --out FILE"
+        run_kept tb "$LIMIT" "${args[@]}"
+        if [ "$RC" -eq 2 ] && grep -q 'bad field' "$DIR/err.txt"; then return 2; fi
+        tb_parse "$LIMIT"
     fi
-    # A shape the rule set does not allow (triple: W <= L) is no row at all.
-    if [ $rc -eq 2 ] && grep -q 'bad field' "$dir/err.txt"; then return 2; fi
-    secs=$(cat "$dir/spent")
-    local depth="" pos="" games="" top="" bottom="" draws="" peak=""
-    if [ $rc -eq 0 ] && grep -q '^complete:' "$dir/out.txt"; then
-        status=complete
-        depth=$(sed -n 's/^complete: every game ends by depth \([0-9]*\).*/\1/p' "$dir/out.txt")
-        games=$(sed -n 's/^games: \([0-9]*\) .*/\1/p' "$dir/out.txt")
-        top=$(sed -n 's/^games: .*Top wins \([0-9]*\),.*/\1/p' "$dir/out.txt")
-        bottom=$(sed -n 's/^games: .*Bottom wins \([0-9]*\),.*/\1/p' "$dir/out.txt")
-        draws=$(sed -n 's/^games: .*draws \([0-9]*\)).*/\1/p' "$dir/out.txt")
-        pos=$(sed -n 's/^positions: \([0-9]*\) .*/\1/p' "$dir/out.txt")
-        peak=$(sed -n 's/.*peak memory \([0-9.]*\) MiB.*/\1/p' "$dir/err.txt" | tail -1)
-    elif [ $rc -eq 3 ] || [ $rc -eq 124 ]; then
-        status="over ${LIMIT} s"
-        depth=$(sed -n 's/^not complete: stopped at depth \([0-9]*\).*/\1/p' "$dir/out.txt")
-        [ -z "$depth" ] && depth=$(grep -o 'depth [0-9]* done' "$dir/err.txt" | tail -1 | awk '{ print $2 }')
-        games=$(sed -n 's/^games finished by depth [0-9]*: \([0-9]*\) .*/\1/p' "$dir/out.txt")
-        [ -n "$depth" ] && status="$status (depth $depth finished)"
-    elif grep -q 'memory budget' "$dir/err.txt"; then
-        status="over --memory $MEMORY"
-    else
-        status="error: $(tail -1 "$dir/err.txt")"
+    [ "$KEPT" = 1 ] && echo "enumeration_tables: $NAME: kept from an earlier run" >&2
+    secs=$(cat "$DIR/spent")
+    local status=$E_STATUS depth=$E_DEPTH pos=$E_POS games=$E_GAMES top=$E_TOP bottom=$E_BOTTOM draws=$E_DRAWS
+    local peak=$E_PEAK
+    # The second method: the same counts found forward, depth by depth.
+    if [ "$method" = tablebase ] && [ "$status" = complete ] && [ "$check" = check ]; then
+        run_kept enumerate "$CHECK" "${args[@]}"
+        enum_parse "$CHECK"
+        if [ "$E_STATUS" != complete ]; then
+            second="enumerate: $E_STATUS"
+        elif [ "$E_DEPTH $E_POS $E_GAMES $E_TOP $E_BOTTOM $E_DRAWS" = "$depth $pos $games $top $bottom $draws" ]; then
+            second="enumerate: the same, $(cat "$DIR/spent") s"
+            : > "$WORK/checked"
+        else
+            second="enumerate: DIFFERENT (depth $E_DEPTH, positions $E_POS, games $E_GAMES = $E_TOP + $E_BOTTOM + $E_DRAWS)"
+            echo "enumeration_tables: $NAME: the two methods differ: $second" >&2
+            : > "$MISMATCH"
+        fi
     fi
     local sb="" de=""
     [ "$rules" = hockey ] && sb=$s && de=$dead
-    echo "$rules,$g,$w,$l,$sb,$de,$status,$depth,$pos,$games,$top,$bottom,$draws,$secs,$peak,$THREADS,\"$cmd\",$COMMIT,\"$MACHINE\",$DATE" >> "$CSV"
+    echo "$rules,$g,$w,$l,$sb,$de,$status,$depth,$pos,$games,$top,$bottom,$draws,$secs,$peak,$THREADS,\"$cmd\",$COMMIT,\"$MACHINE\",$DATE,$method,\"$second\"" >> "$CSV"
     local name="($g;$w;$l)"
     [ "$rules" = hockey ] && name="$name S=$s, dead end $dead"
-    echo "| $rules | $name | $status | $depth | $pos | $games | $top | $bottom | $draws | $secs | \`$cmd\` |" >> "$ROWS"
-    echo "enumeration_tables: $rules $name: $status, $secs s" >&2
+    echo "| $rules | $name | $status | $depth | $pos | $games | $top | $bottom | $draws | $secs | $method | $second | \`$cmd\` |" >> "$ROWS"
+    echo "enumeration_tables: $NAME: $status, $secs s${second:+; $second}" >&2
     [ "$status" = complete ]
 }
 
@@ -175,14 +277,18 @@ series() {   # series RULES S: every field of one rule set (and setback)
         if out_of_time; then
             local name="($g;$w;$l)"
             [ "$rules" = hockey ] && name="$name S=$s"
-            echo "| $rules | $name | not tried (script time budget $TOTAL s spent) | | | | | | | | |" >> "$ROWS"
+            echo "| $rules | $name | not tried (script time budget $TOTAL s spent) | | | | | | | | | | |" >> "$ROWS"
             echo "$key $g $w $l" >> "$FAILED"
             continue
         fi
         local rc=0
-        run_field "$rules" "$g" "$w" "$l" "$s" draw || rc=$?
+        rm -f "$WORK/checked"
+        run_field "$rules" "$g" "$w" "$l" "$s" draw check || rc=$?
+        # The loss variant is checked where the draw variant's check finished.
         case $rc in
-        0) if [ "$rules" = hockey ]; then run_field hockey "$g" "$w" "$l" "$s" loss || true; fi ;;
+        0) if [ "$rules" = hockey ]; then
+            run_field hockey "$g" "$w" "$l" "$s" loss "$([ -e "$WORK/checked" ] && echo check)" || true
+        fi ;;
         2) ;;
         *) echo "$key $g $w $l" >> "$FAILED" ;;
         esac
@@ -197,41 +303,42 @@ series hockey 0
 stopped
 series hockey 1
 stopped
-TRIPLE_NOTE=""
-if [ "$("$BIN" perft --rules triple --depth 1 --json 2> /dev/null | grep -o '"sequences":[0-9]*' | head -1)" \
-    = '"sequences":0' ] || ! "$BIN" perft --rules triple --depth 1 > /dev/null 2>&1; then
-    TRIPLE_NOTE="Triple: not enumerated: this build does not implement the triple rules yet (no first turn from the centre)."
-else
-    series triple 0
-    stopped
-fi
+series triple 0
+stopped
 
 ELAPSED=$(($(date +%s) - START))
 {
-    echo "# Whole-game enumeration: every field that completes"
+    echo "# Whole games counted: every field that finishes"
     echo
-    echo "Generated by \`scripts/enumeration_tables.sh -t $LIMIT -T $TOTAL -j $THREADS -m $MEMORY\` on $DATE"
-    echo "(commit $COMMIT; machine: $MACHINE; the script took $ELAPSED s)."
+    echo "Generated by \`scripts/enumeration_tables.sh -t $LIMIT -c $CHECK -T $TOTAL -j $THREADS -m $MEMORY\` on $DATE"
+    echo "(commit $COMMIT; machine: $MACHINE; the script took $ELAPSED s of wall clock"
+    echo "in this sitting; *seconds* below add up every sitting)."
     echo
-    echo "Each row is one \`paperball enumerate\` run from the start (Top first) with no"
-    echo "depth limit: every game is played to its end.  **Time limit: $LIMIT s per field**"
-    echo "(the aim is one hour; the machine is 2 shared cores, so a smaller limit"
-    echo "is used, and times are wall-clock on a loaded machine).  Fields are tried"
-    echo "smallest first; a field is skipped once a field no larger in G, W and L has"
-    echo "exceeded the limit.  Columns: *depth* = the longest game in turns; *positions* ="
-    echo "distinct positions summed over depths 0..depth (the start included; for book and"
-    echo "hockey every position belongs to one depth only); *games* = all complete games"
-    echo "(turn sequences from the start to an end); wins by the player who wins (goals,"
-    echo "own goals of the other, the other's dead ends); draws = hockey dead ends (dead"
-    echo "end = draw).  A field stopped at the limit shows its last finished depth and"
-    echo "the games finished by then; *seconds* are the wall seconds a field had (summed"
-    echo "over the sittings when a kept run was stopped and resumed, \`-k\`).  Per-depth"
-    echo "figures: run the command shown.  docs/enumerate.md says"
-    echo "exactly what is counted."
+    echo "Each row counts the complete games from the start (Top first): every turn"
+    echo "sequence to the end of the game, each bounce route counted.  **Time limit:"
+    echo "$LIMIT s per field** (wall clock, $THREADS threads on a shared 2-core machine)."
+    echo "Book and hockey are counted backward over the layers of the field's"
+    echo "tablebase (*method* tablebase: \`paperball tb build --games\`, docs/tablebase.md),"
+    echo "and then forward, depth by depth, by \`paperball enumerate\` as the second"
+    echo "method, given $CHECK s: where both finish, the depth, positions and every"
+    echo "count must be equal, and the last column says so (the script fails if"
+    echo "they differ).  Triple has no layers: \`paperball enumerate\` alone.  Fields"
+    echo "are tried smallest first; a field is skipped once a field with the same goal,"
+    echo "no wider and no longer, has not finished (a wider goal may end games sooner,"
+    echo "so other goal widths are still tried).  Columns: *depth* = the longest game"
+    echo "in turns; *positions* = distinct positions between turns summed over depths"
+    echo "0..depth (the start included; for book and hockey every position belongs to"
+    echo "one depth only); *games* = all complete games; wins by the player who wins"
+    echo "(goals, own goals of the other, the other's dead ends); draws = hockey dead"
+    echo "ends (dead end = draw).  A field stopped at the limit shows how far it got:"
+    echo "the layers found by the tablebase's forward pass, or the last depth the"
+    echo "enumeration finished.  *seconds*: wall seconds of the first method (summed"
+    echo "over sittings when a kept run was stopped and resumed, \`-k\`).  Per-depth"
+    echo "figures: \`paperball enumerate\` or \`paperball tb stats\`; docs/enumerate.md"
+    echo "says exactly what is counted."
     echo
-    [ -n "$TRIPLE_NOTE" ] && echo "$TRIPLE_NOTE" && echo
-    echo "| rules | field | status | depth | positions | games | Top wins | Bottom wins | draws | seconds | command |"
-    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+    echo "| rules | field | status | depth | positions | games | Top wins | Bottom wins | draws | seconds | method | second method | command |"
+    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"
     cat "$ROWS"
     echo
     echo "How the game tree grows with depth (positions and turn sequences per depth, log scale;"
@@ -240,5 +347,11 @@ ELAPSED=$(($(date +%s) - START))
     echo "![game-tree growth per depth](img/enumeration-growth.svg)"
 } | pb_write "$OUT/enumeration.md"
 pb_write "$OUT/enumeration.csv" < "$CSV"
+DIFFER=0
+[ -e "$MISMATCH" ] && DIFFER=1
 rm -rf "$WORK"
 echo "enumeration_tables: $ELAPSED s" >&2
+if [ $DIFFER = 1 ]; then
+    echo "enumeration_tables: the two methods differ on a field (see the table)" >&2
+    exit 1
+fi

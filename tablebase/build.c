@@ -150,6 +150,9 @@ static int read_layer_file(builder *b, char kind, int d, pb_tb_layer *L, pb_tb_l
 
 static double cpu_now(void);
 
+/* A stop asked by a signal (o->stop). */
+static int stop_asked(const pb_tb_build_opts *o) { return o->stop && *o->stop; }
+
 /* Before a layer pass. */
 static void pass_start(builder *b) {
     atomic_store(&b->done, 0);
@@ -164,7 +167,7 @@ static void pass_tick(builder *b, const char *what, size_t n) {
     size_t k = atomic_fetch_add(&b->done, 1) + 1;
     if (k & 1023) return;
     double now = omp_get_wtime();
-    if (b->o->time_limit > 0 && now - b->t0 >= b->o->time_limit) atomic_store(&b->late, 1);
+    if ((b->o->time_limit > 0 && now - b->t0 >= b->o->time_limit) || stop_asked(b->o)) atomic_store(&b->late, 1);
     if (!b->o->progress) return;
 #pragma omp critical(pb_tb_tick)
     if (now >= b->next_tick) {
@@ -179,9 +182,10 @@ static void pass_tick(builder *b, const char *what, size_t n) {
 /* The message of a pass cut short by the time limit. */
 static void late_message(builder *b, const char *what, size_t n) {
     snprintf(b->res->message, sizeof b->res->message,
-             "stopped by the time limit while %s after %zu of %zu positions (%.1f s); that pass is dropped, the "
+             "stopped by %s while %s after %zu of %zu positions (%.1f s); that pass is dropped, the "
              "layer files before it are kept: rerun to go on",
-             what, (size_t)atomic_load(&b->done), n, omp_get_wtime() - b->t0);
+             stop_asked(b->o) ? "a signal" : "the time limit", what, (size_t)atomic_load(&b->done), n,
+             omp_get_wtime() - b->t0);
 }
 
 /* ---- forward ---- */
@@ -574,12 +578,14 @@ static double cpu_now(void) {
     return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
 }
 
-/* Whether the time limit has passed (after layer d of the pass `how` was
+/* Whether the time limit has passed or a signal asked to stop (after layer d of the pass `how` was
  * kept on disk); if so, says where in res. */
 static int out_of_time(const builder *b, const pb_tb_build_opts *o, pb_tb_build_result *res, int d, const char *how) {
-    if (o->time_limit <= 0 || omp_get_wtime() - b->t0 < o->time_limit) return 0;
+    int sig = stop_asked(o);
+    if (!sig && (o->time_limit <= 0 || omp_get_wtime() - b->t0 < o->time_limit)) return 0;
     snprintf(res->message, sizeof res->message,
-             "stopped by the time limit after layer %d (%s); its layer files are kept: rerun to go on", d, how);
+             "stopped by %s after layer %d (%s); its layer files are kept: rerun to go on",
+             sig ? "a signal" : "the time limit", d, how);
     return 1;
 }
 

@@ -32,6 +32,7 @@
 #ifndef PB_TABLEBASE_H
 #define PB_TABLEBASE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -215,17 +216,19 @@ int pb_tb_header_parse(const unsigned char *b, size_t len, const pb_tb_keyfmt *k
 /* ---- building (tablebase/build.c) ---- */
 
 typedef struct pb_tb_build_opts {
-    int threads;       /* 0: OpenMP default */
-    long long memory;  /* bytes; 0: no budget */
-    int keep;          /* keep the layer files after the build */
-    int level;         /* zstd level of the final file (0: 9) */
-    FILE *progress;    /* progress lines, or NULL */
-    int games;         /* also count the whole games from every position (backward,
+    int threads;                 /* 0: OpenMP default */
+    long long memory;            /* bytes; 0: no budget */
+    int keep;                    /* keep the layer files after the build */
+    int level;                   /* zstd level of the final file (0: 9) */
+    FILE *progress;              /* progress lines, or NULL */
+    int games;                   /* also count the whole games from every position (backward,
                                 route by route, in 128 bits): res->games */
-    double time_limit; /* seconds; 0: none.  Looked at between layers and every
+    double time_limit;           /* seconds; 0: none.  Looked at between layers and every
                                 1024 positions within a layer pass: a pass cut short
                                 is dropped, the layer files before it are kept, so a
                                 rerun goes on from them */
+    volatile sig_atomic_t *stop; /* or NULL; nonzero (a caught SIGINT or SIGTERM):
+                                stop as at the time limit, looked at as often */
 } pb_tb_build_opts;
 
 typedef struct pb_tb_build_result {

@@ -49,6 +49,20 @@ check "rerun after it" 0 "$(status "$pb" tb build --rules hockey --field 2,4,4 -
 "$pb" tb build --rules hockey --field 2,4,4 --setback 0 --out hd.pbt --quiet > /dev/null
 cmp -s hl.pbt hd.pbt || fail "the build resumed after a stop within a layer differs from the direct one"
 
+# SIGTERM (what timeout, kill and Slurm send) and Ctrl-C stop a build as its
+# time limit does: exit 3, the finished layers kept, the rerun the same file.
+rm -f hs.pbt*
+"$pb" tb build --rules hockey --field 2,4,4 --setback 0 --threads 2 --out hs.pbt --quiet 2> sig.txt &
+tbpid=$!
+sleep 1.5
+kill -TERM $tbpid
+wait $tbpid
+check "SIGTERM: exit status 3" 3 $?
+contains "SIGTERM: says so" "stopped by a signal" "$(cat sig.txt)"
+[ -e hs.pbt ] && fail "a build stopped by SIGTERM wrote its file"
+check "rerun after SIGTERM" 0 "$(status "$pb" tb build --rules hockey --field 2,4,4 --setback 0 --out hs.pbt --quiet)"
+cmp -s hs.pbt hd.pbt || fail "the build resumed after SIGTERM differs from the direct one"
+
 # Stats: per-layer counts and the longest forced win, drawn.
 "$pb" tb stats b.pbt --svg win.svg > stats.txt
 check "stats exit status" 0 $?
