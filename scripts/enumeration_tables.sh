@@ -155,6 +155,16 @@ run_kept() {
     rm -rf "$DIR/ck"
 }
 
+# games_of LINE: the games line of either program: E_GAMES (its first
+# number), E_TOP, E_BOTTOM, E_DRAWS (after "Top wins", "Bottom wins",
+# "draws").
+games_of() {
+    E_GAMES=$(echo "$1" | grep -o '[0-9][0-9]*' | head -1)
+    E_TOP=$(echo "$1" | sed -n 's/.*Top wins \([0-9]*\).*/\1/p')
+    E_BOTTOM=$(echo "$1" | sed -n 's/.*Bottom wins \([0-9]*\).*/\1/p')
+    E_DRAWS=$(echo "$1" | sed -n 's/.*draws \([0-9]*\).*/\1/p')
+}
+
 # enum_parse LIMIT: E_STATUS, E_DEPTH, E_POS, E_GAMES, E_TOP, E_BOTTOM,
 # E_DRAWS, E_PEAK of the enumeration run in $DIR that ended with $RC.
 enum_parse() {
@@ -163,10 +173,7 @@ enum_parse() {
     if [ "$RC" -eq 0 ] && grep -q '^complete:' "$o"; then
         E_STATUS=complete
         E_DEPTH=$(sed -n 's/^complete: every game ends by depth \([0-9]*\).*/\1/p' "$o")
-        E_GAMES=$(sed -n 's/^games: \([0-9]*\) .*/\1/p' "$o")
-        E_TOP=$(sed -n 's/^games: .*Top wins \([0-9]*\),.*/\1/p' "$o")
-        E_BOTTOM=$(sed -n 's/^games: .*Bottom wins \([0-9]*\),.*/\1/p' "$o")
-        E_DRAWS=$(sed -n 's/^games: .*draws \([0-9]*\)).*/\1/p' "$o")
+        games_of "$(grep '^games: ' "$o")"
         E_POS=$(sed -n 's/^positions: \([0-9]*\) .*/\1/p' "$o")
         E_PEAK=$(sed -n 's/.*peak memory \([0-9.]*\) MiB.*/\1/p' "$e" | tail -1)
     elif [ "$RC" -eq 3 ] || [ "$RC" -eq 124 ]; then
@@ -194,10 +201,7 @@ tb_parse() {
         E_DEPTH=$(sed -n 's/^layers *[0-9]*\.\.\([0-9]*\),.*/\1/p' "$o")
         E_DEPTH=$((E_DEPTH + 1))
         E_POS=$(sed -n 's/^stored .* = \([0-9]*\) positions.*/\1/p' "$o")
-        E_GAMES=$(sed -n 's/^games *\([0-9]*\) complete.*/\1/p' "$o")
-        E_TOP=$(sed -n 's/^games .*Top wins \([0-9]*\),.*/\1/p' "$o")
-        E_BOTTOM=$(sed -n 's/^games .*Bottom wins \([0-9]*\),.*/\1/p' "$o")
-        E_DRAWS=$(sed -n 's/^games .*draws \([0-9]*\).*/\1/p' "$o")
+        games_of "$(grep '^games .* complete games' "$o")"
         E_PEAK=$(sed -n 's/^peak memory *\([0-9.]*\) MiB.*/\1/p' "$o")
     elif [ "$RC" -eq 3 ] || [ "$RC" -eq 124 ]; then
         E_STATUS="over $1 s"
