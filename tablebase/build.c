@@ -150,8 +150,14 @@ static int read_layer_file(builder *b, char kind, int d, pb_tb_layer *L, pb_tb_l
 
 static double cpu_now(void);
 
-/* A stop asked by a signal (o->stop). */
-static int stop_asked(const pb_tb_build_opts *o) { return o->stop && *o->stop; }
+/* Why the build must stop now: "a signal" (o->stop), "the time limit", or
+ * NULL to go on.  The one test of both, between layers and within passes. */
+static const char *stop_reason(const builder *b) {
+    const pb_tb_build_opts *o = b->o;
+    if (o->stop && *o->stop) return "a signal";
+    if (o->time_limit > 0 && omp_get_wtime() - b->t0 >= o->time_limit) return "the time limit";
+    return NULL;
+}
 
 /* Before a layer pass. */
 static void pass_start(builder *b) {
@@ -166,8 +172,8 @@ static void pass_start(builder *b) {
 static void pass_tick(builder *b, const char *what, size_t n) {
     size_t k = atomic_fetch_add(&b->done, 1) + 1;
     if (k & 1023) return;
+    if (stop_reason(b)) atomic_store(&b->late, 1);
     double now = omp_get_wtime();
-    if ((b->o->time_limit > 0 && now - b->t0 >= b->o->time_limit) || stop_asked(b->o)) atomic_store(&b->late, 1);
     if (!b->o->progress) return;
 #pragma omp critical(pb_tb_tick)
     if (now >= b->next_tick) {
@@ -179,13 +185,13 @@ static void pass_tick(builder *b, const char *what, size_t n) {
     }
 }
 
-/* The message of a pass cut short by the time limit. */
+/* The message of a pass cut short by the time limit or a signal. */
 static void late_message(builder *b, const char *what, size_t n) {
+    const char *why = stop_reason(b);
     snprintf(b->res->message, sizeof b->res->message,
              "stopped by %s while %s after %zu of %zu positions (%.1f s); that pass is dropped, the "
              "layer files before it are kept: rerun to go on",
-             stop_asked(b->o) ? "a signal" : "the time limit", what, (size_t)atomic_load(&b->done), n,
-             omp_get_wtime() - b->t0);
+             why ? why : "the time limit", what, (size_t)atomic_load(&b->done), n, omp_get_wtime() - b->t0);
 }
 
 /* ---- forward ---- */
@@ -578,14 +584,13 @@ static double cpu_now(void) {
     return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
 }
 
-/* Whether the time limit has passed or a signal asked to stop (after layer d of the pass `how` was
- * kept on disk); if so, says where in res. */
-static int out_of_time(const builder *b, const pb_tb_build_opts *o, pb_tb_build_result *res, int d, const char *how) {
-    int sig = stop_asked(o);
-    if (!sig && (o->time_limit <= 0 || omp_get_wtime() - b->t0 < o->time_limit)) return 0;
+/* Whether the build must stop (stop_reason) after layer d of the pass
+ * `how` was kept on disk; if so, says where in res. */
+static int out_of_time(const builder *b, pb_tb_build_result *res, int d, const char *how) {
+    const char *why = stop_reason(b);
+    if (!why) return 0;
     snprintf(res->message, sizeof res->message,
-             "stopped by %s after layer %d (%s); its layer files are kept: rerun to go on",
-             sig ? "a signal" : "the time limit", d, how);
+             "stopped by %s after layer %d (%s); its layer files are kept: rerun to go on", why, d, how);
     return 1;
 }
 
@@ -683,7 +688,7 @@ static pb_tb_status forward_pass(builder *b, const pb_position *root, int d0, in
         pb_tb_layer next;
         pb_tb_status st = forward_layer(b, &cur, &next);
         if (st != PB_TB_OK) return st;
-        if (next.n && out_of_time(b, b->o, res, d + 1, "forward")) {
+        if (next.n && out_of_time(b, res, d + 1, "forward")) {
             release(b, &cur), release(b, &next);
             return PB_TB_STOPPED;
         }
@@ -742,7 +747,7 @@ static pb_tb_status backward_pass(builder *b, const pb_position *root, int d0, i
         st = backward_layer(b, &L, &next, &counts[d - d0]);
         if (st == PB_TB_MEMORY) break;
         if (st == PB_TB_OK && b->o->games) gcur = games_step(b, &L, &next, gnext, &st);
-        if (st == PB_TB_OK && d > d0 && out_of_time(b, b->o, res, d, "backward")) st = PB_TB_STOPPED;
+        if (st == PB_TB_OK && d > d0 && out_of_time(b, res, d, "backward")) st = PB_TB_STOPPED;
         if (gnext) charge(b, -(long long)(next.n * sizeof *gnext));
         free(gnext);
         gnext = gcur, gcur = NULL;
