@@ -73,7 +73,11 @@ static int divide(const perft_opts *po, const pb_field *f, pb_game *g, int depth
             pb_json_str(&j, "turn", x.t[i].name);
             pb_json_uint(&j, "sequences", n);
             pb_json_end(&j);
-        } else printf("%-24s %20llu\n", x.t[i].name, (unsigned long long)n);
+        } else {
+            /* Each line out as it is counted: a run killed later keeps it. */
+            printf("%-24s %20llu\n", x.t[i].name, (unsigned long long)n);
+            fflush(stdout);
+        }
         free(x.t[i].name);
     }
     if (o->json) {

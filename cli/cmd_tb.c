@@ -26,10 +26,13 @@ static const char *value_key(uint8_t v) {
 
 /* ---- build and estimate ---- */
 
-static void print_estimate(const pb_field *f, const pb_position *root, FILE *out) {
+/* Prints the estimate of every layer; 0, or -1 when a caught signal
+ * (the stop flag) cut it short. */
+static int print_estimate(const pb_field *f, const pb_position *root, FILE *out) {
     double est[PB_MAX_LATTICE + 1];
     int exact_upto;
-    int dmax = pb_tb_estimate(f, root, 200000, 20000, 1, est, &exact_upto);
+    int dmax = pb_tb_estimate(f, root, 200000, 20000, 1, pb_stop_flag(), est, &exact_upto);
+    if (dmax < 0) return -1;
     int widest = pb_tb_layer_of(f, root);
     for (int d = widest; d <= dmax; d++)
         if (est[d] > est[widest]) widest = d;
@@ -46,6 +49,7 @@ static void print_estimate(const pb_field *f, const pb_position *root, FILE *out
     }
     fprintf(out, "estimate: widest layer %d with %s%.0f classes; two layers in memory need ~%.2f GiB\n", widest,
             widest > exact_upto ? "~" : "", est[widest], peak / (1 << 30));
+    return 0;
 }
 
 /* The record's position and the options fit a build (or an estimate):
@@ -143,7 +147,16 @@ static void print_build_text(const pb_field *f, const pb_game *g, const pb_opts 
 
 /* Builds the tablebase of g's position into o->out and reports it. */
 static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
-    if (!o->quiet) print_estimate(f, &g->pos, stderr);
+    /* Ctrl-C and SIGTERM stop the estimate (nothing is lost) and the build
+     * as its time limit does: the pass in progress is dropped, the finished
+     * layer files stay (exit 3). */
+    struct sigaction old[2];
+    pb_stop_catch(old);
+    if (!o->quiet && print_estimate(f, &g->pos, stderr) < 0) {
+        pb_stop_restore(old);
+        return pb_fail(PB_EXIT_STOPPED, "stopped by %s during the estimate, before the build began",
+                       pb_stop_by("a signal"));
+    }
     pb_tb_build_opts bo;
     memset(&bo, 0, sizeof bo);
     bo.threads = o->threads;
@@ -152,11 +165,7 @@ static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
     bo.time_limit = o->time_limit;
     bo.games = o->games;
     pb_tb_build_result res;
-    /* Ctrl-C and SIGTERM stop the build as its time limit does: the pass
-     * in progress is dropped, the finished layer files stay (exit 3). */
-    struct sigaction old[2];
     bo.stop = pb_stop_flag();
-    pb_stop_catch(old);
     pb_tb_status st = pb_tb_build(f, &g->pos, o->out, &bo, &res);
     pb_stop_restore(old);
     if (st != PB_TB_OK)
@@ -202,8 +211,13 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     int rc = pb_cli_begin(estimate_only ? &estimate : &build, argc, argv, &o, &f, &g);
     if (rc != PB_CLI_GO) return rc;
     rc = check_build(f, &g, &o, estimate_only);
-    if (rc == PB_EXIT_OK && estimate_only) print_estimate(f, &g.pos, stdout);
-    else if (rc == PB_EXIT_OK) rc = build_table(f, &g, &o);
+    if (rc == PB_EXIT_OK && estimate_only) {
+        struct sigaction old[2];
+        pb_stop_catch(old);
+        if (print_estimate(f, &g.pos, stdout) < 0)
+            rc = pb_fail(PB_EXIT_STOPPED, "stopped by %s before the estimate was finished", pb_stop_by("a signal"));
+        pb_stop_restore(old);
+    } else if (rc == PB_EXIT_OK) rc = build_table(f, &g, &o);
     pb_game_free(&g);
     pb_field_free(f);
     return rc;

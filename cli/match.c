@@ -8,6 +8,7 @@
 #include "../solver/json.h"
 #include "../solver/match_search.h"
 #include "cli.h"
+#include "stop.h"
 
 static const char *key(int player) { return player == PB_TOP ? "top" : "bottom"; }
 
@@ -192,7 +193,8 @@ int pb_cli_match_solve(const pb_opts *o, const pb_field *f, const pb_game *g, vo
     int status = PB_EXIT_OK;
     if (r.stopped || !r.known) {
         fflush(stdout);
-        status = pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end", stop && *stop ? "Ctrl-C" : "the time limit");
+        status = pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end",
+                         stop && *stop ? pb_stop_by("the time limit") : "the time limit");
     }
     pb_match_result_free(&r);
     return status;

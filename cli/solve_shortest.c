@@ -8,6 +8,7 @@
 #include "../solver/distance.h"
 #include "../solver/json.h"
 #include "cli.h"
+#include "stop.h"
 
 static const char line_kind[] = "the winner ends as fast as it can, the loser holds out as long as it can";
 
@@ -88,6 +89,6 @@ int pb_cli_solve_shortest(const pb_opts *o, const pb_field *f, const pb_game *g,
     pb_distance_result_free(&r);
     if (!stopped) return PB_EXIT_OK;
     fflush(stdout);
-    return pb_fail(PB_EXIT_STOPPED, "stopped by %s %s", stop && *stop ? "Ctrl-C" : "the time limit",
+    return pb_fail(PB_EXIT_STOPPED, "stopped by %s %s", stop && *stop ? pb_stop_by("the time limit") : "the time limit",
                    known ? "while writing the line: the line is not whole" : "before the distance was proven");
 }

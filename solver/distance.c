@@ -370,6 +370,7 @@ int pb_distance_solve(const pb_field *f, const pb_position *p, const pb_distance
         if (c.value) pb_solver_free(c.value);
         return -1;
     }
+    pb_solver_set_stop(c.value, o->stop); /* a signal stops the value as it stops the distance */
     c.start = now();
     c.deadline = o->time_limit > 0 ? c.start + o->time_limit : 0;
     c.next_report = c.start + 2.0;

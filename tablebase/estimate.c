@@ -42,14 +42,14 @@ static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
 
 /* The sorted successor classes of keys[0..n-1] (layer parity to_move). */
 static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, const uint64_t *keys, size_t n,
-                   int to_move, est_ctx *out) {
+                   int to_move, volatile sig_atomic_t *stop, est_ctx *out) {
     out->f = f, out->k = k;
     est_walk w;
     w.k = k;
     pb_tb_keyset_init(&w.set, k->kw);
     pb_position p;
     w.parent = &p;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !(stop && *stop); i++) {
         pb_tb_unpack(f, k, keys + i * (size_t)k->kw, to_move, &p);
         pb_tb_mirror_segs(f, p.seg, w.mirror);
         pb_turn_outcomes(tw, &p, est_one, &w);
@@ -67,7 +67,7 @@ static uint64_t next_rand(uint64_t *s) {
  * expanded; returns the capture-recapture estimate of the next layer and
  * leaves the union of the two captures in cur. */
 static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, est_ctx *cur, size_t sample,
-                          int to_move, uint64_t *rng) {
+                          int to_move, volatile sig_atomic_t *stop, uint64_t *rng) {
     const size_t kw = (size_t)k->kw;
     for (size_t i = cur->n; i > 1; i--) {
         size_t j = next_rand(rng) % i;
@@ -79,8 +79,8 @@ static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk 
     }
     est_ctx a = {0}, b = {0};
     size_t m = cur->n < sample ? cur->n : sample, h = m / 2;
-    expand(f, k, tw, cur->keys, h, to_move, &a);
-    expand(f, k, tw, cur->keys + h * kw, m - h, to_move, &b);
+    expand(f, k, tw, cur->keys, h, to_move, stop, &a);
+    expand(f, k, tw, cur->keys + h * kw, m - h, to_move, stop, &b);
     size_t common = 0, i = 0, j = 0;
     while (i < a.n && j < b.n) {
         int c = pb_tb_cmp(a.keys + i * kw, b.keys + j * kw, k->kw);
@@ -99,8 +99,8 @@ static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk 
     return e;
 }
 
-int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed, double *est,
-                   int *exact_upto) {
+int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
+                   volatile sig_atomic_t *stop, double *est, int *exact_upto) {
     pb_tb_keyfmt k;
     pb_tb_keyfmt_init(&k, f);
     pb_turnwalk *tw = pb_turnwalk_new(f);
@@ -115,19 +115,19 @@ int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, siz
     for (;;) {
         if (is_exact && cur.n <= exact) {
             est_ctx a = {0};
-            expand(f, &k, tw, cur.keys, cur.n, to_move, &a);
+            expand(f, &k, tw, cur.keys, cur.n, to_move, stop, &a);
             free(cur.keys);
             cur = a;
             est[d + 1] = (double)cur.n;
             if (cur.n) *exact_upto = d + 1;
         } else {
-            est[d + 1] = sample_step(f, &k, tw, &cur, sample, to_move, &rng);
+            est[d + 1] = sample_step(f, &k, tw, &cur, sample, to_move, stop, &rng);
             is_exact = 0;
         }
         d++, to_move ^= 1;
-        if (cur.n == 0 || d >= PB_MAX_LATTICE - 1) break;
+        if (cur.n == 0 || d >= PB_MAX_LATTICE - 1 || (stop && *stop)) break;
     }
     free(cur.keys);
     pb_turnwalk_free(tw);
-    return d - 1;
+    return stop && *stop ? -1 : d - 1;
 }

@@ -7,6 +7,42 @@
 root=$(cd "$(dirname "$0")/../.." && pwd)
 S="--field 2,2,2"
 
+# ---- every long run, SIGTERM (timeout, kill, Slurm): exit 3 within ten
+# seconds and one closing line.  Each run takes minutes (the estimate of
+# book (2;4;4) some ten seconds), so the signal comes half-way.  Once
+# missed: the distance search ran on while it found the value, the
+# tablebase estimate died of the signal.
+sigterm() {
+    local name=$1; shift
+    "$pb" "$@" > term.out 2> term.err &
+    local pid=$! i
+    sleep 1
+    kill -TERM $pid
+    for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+    if kill -0 $pid 2> /dev/null; then
+        kill -KILL $pid
+        wait $pid
+        fail "SIGTERM, $name: still running ten seconds later"
+        return
+    fi
+    wait $pid
+    check "SIGTERM, $name: exit 3" 3 $?
+    [ "$(grep -c '^paperball:' term.err)" -eq 1 ] || fail "SIGTERM, $name: not one closing line: $(cat term.err)"
+}
+sigterm "solve" solve --field 2,8,10 --quiet
+sigterm "solve --algo ab --first-turns --threads 2" solve --field 2,8,10 --algo ab --first-turns --threads 2 --quiet
+sigterm "solve --all-routes" solve --field 2,8,10 --all-routes --quiet
+sigterm "solve --shortest" solve --field 2,6,8 --shortest --quiet
+contains "SIGTERM, solve --shortest: named" "stopped by SIGTERM" "$(cat term.err)"
+sigterm "solve --match" solve --rules triple --field 2,6,8 --match --quiet
+contains "SIGTERM, solve --match: named" "stopped by SIGTERM" "$(cat term.err)"
+sigterm "enumerate" enumerate --field 2,6,8 --quiet --checkpoint term-ck
+sigterm "prove" prove
+sigterm "tb build (in the estimate)" tb build --field 2,4,4 --out term.pbt
+contains "SIGTERM, tb build: named" "stopped by SIGTERM during the estimate" "$(cat term.err)"
+sigterm "tb estimate" tb estimate --field 2,4,4
+rm -rf term.out term.err term-ck term.pbt*
+
 # ---- every command, standard output on a full disk: exit 5 ----
 echo quit > quit.txt
 full() { "$@" > /dev/full 2> full.err < quit.txt; echo $?; }
