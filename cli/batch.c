@@ -8,6 +8,7 @@
 
 #include "../solver/json.h"
 #include "cli.h"
+#include "stop.h"
 
 /* The error line of a bad record. */
 static void bad_line(const pb_opts *o, int line, const char *why) {
@@ -68,6 +69,8 @@ int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx)
         if (rc > status) status = rc;
         /* Each line as it is done, so that a reader of a pipe keeps pace. */
         if (fflush(stdout) || ferror(stdout)) break;
+        /* A caught Ctrl-C or SIGTERM (a command that catches them) ends the batch. */
+        if (*pb_stop_flag()) break;
     }
     int read_error = ferror(in);
     free(text);

@@ -7,6 +7,7 @@
 #include "../solver/json.h"
 #include "../solver/perft.h"
 #include "cli.h"
+#include "stop.h"
 
 typedef struct perft_opts {
     pb_opts o;
@@ -60,13 +61,21 @@ static int divide(const perft_opts *po, const pb_field *f, pb_game *g, int depth
         pb_json_int(&j, "depth", depth);
         pb_json_array(&j, "divide");
     }
+    volatile sig_atomic_t *stop = pb_stop_flag();
+    size_t done = 0;
     for (size_t i = 0; i < x.n; i++) {
         uint64_t n = depth == 1;
-        if (depth > 1 && !x.t[i].ends && !oom) {
-            oom |= pb_perft_count(f, &x.t[i].after, depth - 1, o->threads, rows) != 0;
+        if (depth > 1 && !x.t[i].ends && !oom && !*stop) {
+            int rc = pb_perft_count_until(f, &x.t[i].after, depth - 1, o->threads, stop, rows);
+            oom |= rc == -1;
             n = rows[depth - 2].sequences;
             overflow |= rows[depth - 2].overflow;
         }
+        if (*stop) { /* this turn's count is not whole: not printed */
+            free(x.t[i].name);
+            continue;
+        }
+        done++;
         overflow |= __builtin_add_overflow(total, n, &total);
         if (o->json) {
             pb_json_object(&j, NULL);
@@ -83,12 +92,16 @@ static int divide(const perft_opts *po, const pb_field *f, pb_game *g, int depth
     if (o->json) {
         pb_json_end(&j);
         pb_json_uint(&j, "turns", x.n);
-        pb_json_uint(&j, "sequences", total);
+        if (*stop) pb_json_bool(&j, "stopped", 1);
+        else pb_json_uint(&j, "sequences", total);
         pb_cli_json_version(&j);
         pb_json_end(&j);
-    } else printf("%zu turns, perft(%d) = %llu\n", x.n, depth, (unsigned long long)total);
+    } else if (!*stop) printf("%zu turns, perft(%d) = %llu\n", x.n, depth, (unsigned long long)total);
     free(x.t);
     free(rows);
+    if (*stop)
+        return pb_fail(PB_EXIT_STOPPED, "stopped by %s after %zu of %zu first turns: no total", pb_stop_by("a signal"),
+                       done, x.n);
     if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
     if (overflow) return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
     return PB_EXIT_OK;
@@ -137,10 +150,11 @@ static void rows_print(rows_out *out, int d, const pb_perft_row *r) {
     }
 }
 
-static void rows_end(rows_out *out, int overflow) {
+static void rows_end(rows_out *out, int overflow, int stopped) {
     if (out->json) {
         pb_json_end(&out->j);
         if (overflow) pb_json_bool(&out->j, "overflow", 1);
+        if (stopped) pb_json_bool(&out->j, "stopped", 1);
         pb_cli_json_version(&out->j);
         pb_json_end(&out->j);
     } else if (out->line) {
@@ -158,22 +172,36 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     if (po->divide) return divide(po, f, g, depth);
     pb_perft_row *rows = calloc((size_t)depth + 1, sizeof *rows);
     int n = 0, oom = !rows;
+    volatile sig_atomic_t *stop = pb_stop_flag();
     if (going && depth > 0 && !oom) {
-        if (pos) n = pb_perft(f, &g->pos, depth, rows);
-        else oom = pb_perft_count(f, &g->pos, depth, o->threads, rows) != 0, n = depth;
+        if (pos) n = pb_perft_until(f, &g->pos, depth, stop, rows);
+        else oom = pb_perft_count_until(f, &g->pos, depth, o->threads, stop, rows) == -1, n = depth;
     }
-    rows_out out = {.json = o->json, .line = line, .pos = pos, .depth = depth};
+    /* Stopped: the layered count (--positions) prints the depths it
+     * finished; the depth-first one finishes them all at once, so none. */
+    int shown = *stop ? (pos ? n : -1) : depth;
+    if (shown < 0) {
+        free(rows);
+        return pb_fail(PB_EXIT_STOPPED,
+                       "stopped by %s before perft(%d) was counted (the depth-first count finishes "
+                       "every depth at the end; --positions prints each depth as it is finished)",
+                       pb_stop_by("a signal"), depth);
+    }
+    rows_out out = {.json = o->json, .line = line, .pos = pos, .depth = shown};
     rows_begin(&out);
     int overflow = 0;
-    for (int d = depth ? 1 : 0; d <= depth; d++) {
+    for (int d = depth ? 1 : 0; d <= shown; d++) {
         pb_perft_row r = d == 0           ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0}
                          : d <= n && rows ? rows[d - 1]
                                           : (pb_perft_row){d, 0, 0, 0, 0};
         overflow |= r.overflow;
         rows_print(&out, d, &r);
     }
-    rows_end(&out, overflow);
+    rows_end(&out, overflow, *stop != 0);
     free(rows);
+    if (*stop)
+        return pb_fail(PB_EXIT_STOPPED, "stopped by %s: depths 1..%d counted, depth %d not finished",
+                       pb_stop_by("a signal"), shown, shown + 1);
     if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
     if (overflow && !line)
         return pb_fail(PB_EXIT_FAIL, "a count overflowed 64 bits; paperball enumerate counts exactly");
@@ -204,11 +232,18 @@ int cmd_perft(int argc, char **argv) {
                             "distinct outcomes come with their numbers of routes, the last turn's routes are\n"
                             "counted without being played.  With --batch,\n"
                             "one line per record: 'line N: 1: SEQUENCES FINISHED; 2: ...' (with\n"
-                            "--positions: 'SEQUENCES POSITIONS FINISHED').\n",
+                            "--positions: 'SEQUENCES POSITIONS FINISHED').  Ctrl-C or SIGTERM: exit 3,\n"
+                            "the depths finished printed (with --positions; depth-first, none).\n",
                             options, 1};
     int rc = pb_cli_parse(&cmd, argc, argv, o);
     if (rc != PB_CLI_GO) return rc;
     if (po.divide && o->depth == 0) return pb_fail(PB_EXIT_USAGE, "--divide needs --depth 1 or more");
     if (o->match) return pb_cli_match_run(o, pb_cli_match_perft);
-    return pb_cli_each_position(o, perft_position, &po);
+    /* Ctrl-C and SIGTERM end the count early (exit 3): what is finished is
+     * printed, then one line says where it stopped. */
+    struct sigaction old[2];
+    pb_stop_catch(old);
+    rc = pb_cli_each_position(o, perft_position, &po);
+    pb_stop_restore(old);
+    return rc;
 }

@@ -35,9 +35,10 @@ static int expand_one(void *c, const pb_field *f, const pb_turn_outcome *o) {
 
 /* One breadth-first step: the distinct positions of cur expanded into
  * next, the turn's counts into row.  Returns -1 if a walk ran out of memory. */
-static int expand_level(pb_turnwalk *tw, const pb_field *f, const pb_posset *cur, pb_posset *next, pb_perft_row *row) {
+static int expand_level(pb_turnwalk *tw, const pb_field *f, const pb_posset *cur, pb_posset *next, pb_perft_row *row,
+                        volatile sig_atomic_t *stop) {
     expand_ctx x = {next, 0, row};
-    for (size_t i = 0; i < cur->cap; i++) {
+    for (size_t i = 0; i < cur->cap && !(stop && *stop); i++) {
         pb_position q;
         if (!pb_posset_get(cur, f, i, &q, &x.mult)) continue;
         if (pb_turn_outcomes(tw, &q, expand_one, &x) < 0) return -1;
@@ -46,6 +47,11 @@ static int expand_level(pb_turnwalk *tw, const pb_field *f, const pb_posset *cur
 }
 
 int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row *rows) {
+    return pb_perft_until(f, p, maxdepth, NULL, rows);
+}
+
+int pb_perft_until(const pb_field *f, const pb_position *p, int maxdepth, volatile sig_atomic_t *stop,
+                   pb_perft_row *rows) {
     pb_posset cur, next;
     pb_posset_init(&cur, f);
     pb_posset_add(&cur, f, p, 1);
@@ -57,7 +63,12 @@ int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row
         row->depth = d;
         pb_posset_init(&next, f);
         /* Out of memory in a walk: the row is marked not exact. */
-        row->overflow |= expand_level(tw, f, &cur, &next, row) != 0;
+        row->overflow |= expand_level(tw, f, &cur, &next, row, stop) != 0;
+        if (stop && *stop) { /* the depth under way is not whole */
+            filled--;
+            pb_posset_free(&next);
+            break;
+        }
         row->positions = next.size;
         overflow |= row->overflow;
         row->overflow = overflow;
@@ -210,10 +221,11 @@ typedef struct counter {
                                 that the outcomes of level k stay valid below them */
     uint64_t *seq, *fin;
     int *ovf;
-    int oom;
-    pb_position scratch; /* the last turn's root, played on in bulk counting */
-    bulk_step *steps;    /* bulk_table(f) */
-    long bulk_budget;    /* BULK_BUDGET (tests: less) */
+    int oom;                     /* 1: out of memory, 2: stopped (the walks end at once) */
+    volatile sig_atomic_t *stop; /* looked at before each turn walked; may be NULL */
+    pb_position scratch;         /* the last turn's root, played on in bulk counting */
+    bulk_step *steps;            /* bulk_table(f) */
+    long bulk_budget;            /* BULK_BUDGET (tests: less) */
     /* The turn before the last: its outcomes gathered first (keys only),
      * their slots in `last` fetched ahead, then counted (two_turns). */
     pb_turnwalk *keys_tw;
@@ -339,6 +351,10 @@ static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult);
  * turns. */
 static void count_from(counter *c, const pb_position *p, int k, uint64_t mult) {
     const pb_field *f = c->f;
+    if (c->stop && *c->stop) {
+        if (!c->oom) c->oom = 2;
+        return;
+    }
     if (c->memo && k == c->maxdepth - 2) {
         int kw = f->nwords + 1;
         uint64_t key[PB_MAX_WORDS + 1];
@@ -510,12 +526,27 @@ static void walk_turn(counter *c, const pb_position *p, int k, uint64_t mult) {
  * it, and the threads share many subtrees. */
 #define BREADTH_MAX ((size_t)1 << 17)
 
+static int count_all(const pb_field *f, const pb_position *p, int maxdepth, int threads, size_t breadth_max,
+                     long bulk_budget, volatile sig_atomic_t *stop, pb_perft_row *rows);
+
 int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int threads, pb_perft_row *rows) {
-    return pb_perft_count_tuned(f, p, maxdepth, threads, BREADTH_MAX, BULK_BUDGET, rows);
+    return count_all(f, p, maxdepth, threads, BREADTH_MAX, BULK_BUDGET, NULL, rows);
+}
+
+int pb_perft_count_until(const pb_field *f, const pb_position *p, int maxdepth, int threads,
+                         volatile sig_atomic_t *stop, pb_perft_row *rows) {
+    return count_all(f, p, maxdepth, threads, BREADTH_MAX, BULK_BUDGET, stop, rows);
 }
 
 int pb_perft_count_tuned(const pb_field *f, const pb_position *p, int maxdepth, int threads, size_t breadth_max,
                          long bulk_budget, pb_perft_row *rows) {
+    return count_all(f, p, maxdepth, threads, breadth_max, bulk_budget, NULL, rows);
+}
+
+/* A stop (oom 2) leaves partial sums in the memos and the rows: they are
+ * freed, and the caller is told (-2) that no row is exact. */
+static int count_all(const pb_field *f, const pb_position *p, int maxdepth, int threads, size_t breadth_max,
+                     long bulk_budget, volatile sig_atomic_t *stop, pb_perft_row *rows) {
     if (maxdepth <= 0) return 0;
     memset(rows, 0, sizeof *rows * (size_t)maxdepth);
     int nt = threads > 0 ? threads : omp_get_max_threads();
@@ -531,20 +562,22 @@ int pb_perft_count_tuned(const pb_field *f, const pb_position *p, int maxdepth, 
     while (!oom && k < maxdepth - 2 && cur.size > 0 && cur.size < breadth_max) {
         pb_perft_row row = {0};
         pb_posset_init(&next, f);
-        oom = expand_level(tw, f, &cur, &next, &row);
+        oom = expand_level(tw, f, &cur, &next, &row, stop);
         all.seq[k + 1] = row.sequences, all.fin[k + 1] = row.finished, all.ovf[k + 1] = row.overflow;
         pb_posset_free(&cur);
         cur = next;
         k++;
     }
     pb_turnwalk_free(tw);
-    const int skip = oom;
+    int stopped = stop && *stop;
+    const int skip = oom || stopped;
 #pragma omp parallel num_threads(nt) if (!skip && cur.size > 1)
     {
         counter c;
         int bad = counter_init(&c, f, maxdepth);
         c.last = last;
         c.bulk_budget = bulk_budget;
+        c.stop = stop;
         /* Chunks of 16 slots: each taking of work is an atomic addition
          * on a line both threads write. */
 #pragma omp for schedule(dynamic, 16)
@@ -558,7 +591,8 @@ int pb_perft_count_tuned(const pb_field *f, const pb_position *p, int maxdepth, 
          * total is caught whatever the order of the additions. */
 #pragma omp critical(pb_perft_merge)
         {
-            oom |= bad || c.oom;
+            oom |= bad || c.oom == 1;
+            stopped |= c.oom == 2;
             for (int d = 1; !bad && d <= maxdepth; d++) {
                 all.ovf[d] |= c.ovf[d] | add_u64(&all.seq[d], c.seq[d]);
                 all.ovf[d] |= add_u64(&all.fin[d], c.fin[d]);
@@ -574,7 +608,7 @@ int pb_perft_count_tuned(const pb_field *f, const pb_position *p, int maxdepth, 
     counter_free(&all);
     pb_posset_free(&cur);
     last_memo_free(last);
-    return oom ? -1 : 0;
+    return stopped ? -2 : oom ? -1 : 0;
 }
 
 /* ---- route by route ----------------------------------------------------- */

@@ -20,6 +20,8 @@
 #ifndef PB_PERFT_H
 #define PB_PERFT_H
 
+#include <signal.h>
+
 #include "turn.h"
 
 typedef struct pb_perft_row {
@@ -33,6 +35,10 @@ typedef struct pb_perft_row {
 /* Fills rows[0..maxdepth-1] for depths 1..maxdepth from p.  Returns the
  * number of rows filled (fewer when every game has ended). */
 int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row *rows);
+/* pb_perft that ends early once *stop (e.g. a caught SIGTERM; may be NULL)
+ * is set: the rows returned are then the depths finished before it. */
+int pb_perft_until(const pb_field *f, const pb_position *p, int maxdepth, volatile sig_atomic_t *stop,
+                   pb_perft_row *rows);
 
 /* Depth-first: fills rows[0..maxdepth-1] (sequences and finished; a depth
  * no game reaches has zeros) for depths 1..maxdepth from p, a position
@@ -40,6 +46,10 @@ int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row
  * counts do not depend on it (sums of exact integers).  Returns 0, or -1
  * when a turn walk ran out of memory (the rows are then incomplete). */
 int pb_perft_count(const pb_field *f, const pb_position *p, int maxdepth, int threads, pb_perft_row *rows);
+/* pb_perft_count that ends early once *stop (may be NULL) is set: it then
+ * returns -2 and no row is exact (every depth is counted in one walk). */
+int pb_perft_count_until(const pb_field *f, const pb_position *p, int maxdepth, int threads,
+                         volatile sig_atomic_t *stop, pb_perft_row *rows);
 
 /* pb_perft_count with its two tunings set (tests only): the first turns
  * are expanded breadth-first while a depth has fewer than breadth_max

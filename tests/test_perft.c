@@ -27,6 +27,14 @@ static void cross_check(const perft_case *c) {
      * with a bounce walked by its outcomes: the other paths of the count. */
     pb_perft_row tuned[16];
     assert_int_equal(pb_perft_count_tuned(f, &p, c->depth, 2, 1, 1, tuned), 0);
+    /* A stop flag never set changes nothing; one set before the start
+     * stops both counts at once (no row, or -2: no row exact). */
+    volatile sig_atomic_t go = 0, halt = 1;
+    pb_perft_row until[16], none[16];
+    assert_int_equal(pb_perft_until(f, &p, c->depth, &go, until), n);
+    assert_int_equal(pb_perft_until(f, &p, c->depth, &halt, none), 0);
+    assert_int_equal(pb_perft_count_until(f, &p, c->depth, 2, &halt, none), -2);
+    for (int d = 1; d <= n; d++) assert_int_equal(until[d - 1].positions, rows[d - 1].positions);
     ref_perft(c->rules == PB_RULES_HOCKEY, c->g, c->w, c->l, c->s, c->de == PB_DEAD_END_LOSS, c->depth, ref);
     for (int d = 1; d <= c->depth; d++) {
         uint64_t seq = d <= n ? rows[d - 1].sequences : 0, pos = d <= n ? rows[d - 1].positions : 0;

@@ -8,7 +8,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 S="--field 2,2,2"
 
 # ---- every long run, SIGTERM (timeout, kill, Slurm): exit 3 within ten
-# seconds and one closing line.  Each run takes minutes (the estimate of
+# seconds and one closing line.  (Perft had no stop: the signal killed it.)  Each run takes minutes (the estimate of
 # book (2;4;4) some ten seconds), so the signal comes half-way.  Once
 # missed: the distance search ran on while it found the value, the
 # tablebase estimate died of the signal.
@@ -41,7 +41,15 @@ sigterm "prove" prove
 sigterm "tb build (in the estimate)" tb build --field 2,4,4 --out term.pbt
 contains "SIGTERM, tb build: named" "stopped by SIGTERM during the estimate" "$(cat term.err)"
 sigterm "tb estimate" tb estimate --field 2,4,4
-rm -rf term.out term.err term-ck term.pbt*
+sigterm "perft" perft --field 2,8,10 --depth 9
+contains "SIGTERM, perft: named" "stopped by SIGTERM before perft(9) was counted" "$(cat term.err)"
+sigterm "perft --threads 2 --divide" perft --field 2,8,10 --depth 9 --threads 2 --divide
+# The layered count prints the depths it finished, as a run to that depth does.
+sigterm "perft --positions" perft --field 2,6,8 --depth 9 --positions
+n=$(($(wc -l < term.out) - 1))
+"$pb" perft --field 2,6,8 --depth "$n" --positions > whole.out
+[ "$n" -ge 1 ] && cmp -s term.out whole.out || fail "SIGTERM, perft --positions: the $n depths printed differ from a run to depth $n"
+rm -rf term.out term.err term-ck term.pbt* whole.out
 
 # ---- every command, standard output on a full disk: exit 5 ----
 echo quit > quit.txt
