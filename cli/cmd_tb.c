@@ -133,7 +133,7 @@ static void print_build_text(const pb_field *f, const pb_game *g, const pb_opts 
            pb_player_name(g->pos.to_move));
     printf("time         %.2f s (forward %.2f s, backward %.2f s), %.2f s of CPU%s\n", res->seconds,
            res->forward_seconds, res->backward_seconds, res->cpu_seconds,
-           res->resumed_forward || res->resumed_backward ? ", resumed" : "");
+           res->resumed_forward || res->resumed_backward || res->resumed_games ? ", resumed" : "");
     printf("peak memory  %.1f MiB in layers and buffers\n", (double)res->peak_memory / 1048576.0);
     if (o->games && res->games_over) printf("games        more than 2^128: not counted\n");
     else if (o->games) {

@@ -43,6 +43,7 @@
 #define KIND_KEYS "TBLK"
 #define KIND_VALS "TBLV"
 #define TAG_COUNTS 3u
+#define KIND_GAMES "TBLG"
 
 typedef struct builder {
     const pb_field *f;
@@ -576,6 +577,78 @@ static games3 *games_step(builder *b, const pb_tb_layer *cur, const pb_tb_layer 
     return NULL;
 }
 
+/* Layer d's game counts, kept in "<out>.g<d>" as its values are, so that a
+ * build stopped in the backward pass does not count them again.  Blocks of
+ * at most GAMES_CHUNK positions, each count as three 16-byte little-endian
+ * integers (Top wins, Bottom wins, drawn).  Returns 0, or -1 (message set). */
+#define GAMES_CHUNK ((size_t)1 << 20)
+
+static int write_games_file(builder *b, int d, const games3 *g, size_t n) {
+    char path[600];
+    layer_path(b, 'g', d, path, sizeof path);
+    pb_container_meta m;
+    pb_container_meta_init(&m, KIND_GAMES, b->f);
+    snprintf(m.options, sizeof m.options, "%s layer=%d n=%zu", b->ident, d, n);
+    pb_cwriter *w = pb_container_create(path, &m, b->res->message, sizeof b->res->message);
+    if (!w) return -1;
+    unsigned char *buf = malloc((n < GAMES_CHUNK ? n : GAMES_CHUNK) * 48 + 1);
+    if (!buf) {
+        pb_container_abort(w);
+        snprintf(b->res->message, sizeof b->res->message, "out of memory writing %.400s", path);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i += GAMES_CHUNK) {
+        size_t m_ = n - i < GAMES_CHUNK ? n - i : GAMES_CHUNK, at = 0;
+        for (size_t j = 0; j < m_; j++)
+            for (int r = 0; r < 3; r++) {
+                at += pb_le_put(buf + at, (uint64_t)g[i + j].g[r], 8);
+                at += pb_le_put(buf + at, (uint64_t)(g[i + j].g[r] >> 64), 8);
+            }
+        pb_container_put(w, PB_TB_TAG_ENTRIES, buf, at, 1);
+    }
+    free(buf);
+    return pb_container_commit(w, b->res->message, sizeof b->res->message);
+}
+
+/* Layer d's game counts from its file: the array (n entries, charged), or
+ * NULL when there is no such file or it does not fit (then counted again;
+ * a damaged file only costs the time). */
+static games3 *read_games_file(builder *b, int d, size_t n) {
+    char path[600], want[300], err[400];
+    layer_path(b, 'g', d, path, sizeof path);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fclose(fp);
+    pb_creader *r = pb_container_open(path, KIND_GAMES, &b->f->spec, 1, err, sizeof err);
+    if (!r) return NULL;
+    snprintf(want, sizeof want, "%s layer=%d n=%zu", b->ident, d, n);
+    games3 *g = NULL;
+    unsigned char *buf = NULL;
+    int ok = !strcmp(pb_container_meta_of(r)->options, want) && !charge(b, (long long)(n * sizeof *g));
+    if (ok) {
+        g = calloc(n + 1, sizeof *g);
+        buf = malloc((n < GAMES_CHUNK ? n : GAMES_CHUNK) * 48 + 1);
+        ok = g && buf;
+        if (!ok) charge(b, -(long long)(n * sizeof *g));
+    }
+    size_t got = 0, len;
+    uint32_t tag;
+    while (ok && got < n) {
+        ok = pb_container_next(r, &tag, &len, err, sizeof err) == 1 && len % 48 == 0 && len / 48 <= n - got &&
+             len / 48 <= GAMES_CHUNK && !pb_container_read(r, buf, err, sizeof err);
+        for (size_t j = 0; ok && j < len / 48; j++, got++)
+            for (int q = 0; q < 3; q++)
+                g[got].g[q] = (unsigned __int128)pb_le_get(buf + 48 * j + 16 * q, 8) |
+                              (unsigned __int128)pb_le_get(buf + 48 * j + 16 * q + 8, 8) << 64;
+    }
+    pb_container_close(r);
+    free(buf);
+    if (ok) return g;
+    if (g) charge(b, -(long long)(n * sizeof *g));
+    free(g);
+    return NULL;
+}
+
 /* ---- the whole build ---- */
 
 static double cpu_now(void) {
@@ -746,7 +819,16 @@ static pb_tb_status backward_pass(builder *b, const pb_position *root, int d0, i
         }
         st = backward_layer(b, &L, &next, &counts[d - d0]);
         if (st == PB_TB_MEMORY) break;
-        if (st == PB_TB_OK && b->o->games) gcur = games_step(b, &L, &next, gnext, &st);
+        /* The games of layer d: read when an earlier run kept them, else
+         * counted and kept. */
+        if (st == PB_TB_OK && b->o->games) {
+            gcur = read_games_file(b, d, L.n);
+            if (gcur) progress(b, d, &L, "games found before"), res->resumed_games++;
+            else {
+                gcur = games_step(b, &L, &next, gnext, &st);
+                if (gcur && write_games_file(b, d, gcur, L.n)) st = PB_TB_IO;
+            }
+        }
         if (st == PB_TB_OK && d > d0 && out_of_time(b, res, d, "backward")) st = PB_TB_STOPPED;
         if (gnext) charge(b, -(long long)(next.n * sizeof *gnext));
         free(gnext);
@@ -786,6 +868,8 @@ static void finish(builder *b, int d0, int dmax) {
         layer_path(b, 'k', d, path, sizeof path);
         remove(path);
         layer_path(b, 'v', d, path, sizeof path);
+        remove(path);
+        layer_path(b, 'g', d, path, sizeof path);
         remove(path);
     }
 }

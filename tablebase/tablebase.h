@@ -240,6 +240,7 @@ typedef struct pb_tb_build_result {
     double seconds, forward_seconds, backward_seconds;
     double cpu_seconds;                    /* user + system time of the process during the build */
     int resumed_forward, resumed_backward; /* layers taken from an earlier run */
+    int resumed_games;                     /* layers whose game counts an earlier run kept */
     uint8_t root_value;
     /* With opts.games: the complete games from the root (turn sequences to
      * the end, every bounce route counted), won by Top, won by Bottom,

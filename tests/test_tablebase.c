@@ -222,12 +222,27 @@ static void games_of_build(const tcase *c, uint64_t want[3]) {
     pb_tb_build_opts o;
     memset(&o, 0, sizeof o);
     o.threads = 2, o.games = 1;
-    pb_tb_build_result res;
-    if (pb_tb_build(f, &root, path, &o, &res) != PB_TB_OK) fail_msg("build: %s", res.message);
-    assert_int_equal(res.games_over, 0);
-    for (int i = 0; i < 3; i++) {
-        assert_true(res.games[i] >> 64 == 0);
-        assert_int_equal((uint64_t)res.games[i], want[i]);
+    /* Three builds: the first keeps its layer files; the second reads
+     * every layer's games from them; the third, with the root layer's
+     * games file gone, counts that layer again from the next one's. */
+    for (int run = 0; run < 3; run++) {
+        o.keep = run < 2;
+        if (run == 2) {
+            char g0[160];
+            snprintf(g0, sizeof g0, "%s.g0", path);
+            assert_int_equal(remove(g0), 0);
+        }
+        pb_tb_build_result res;
+        if (pb_tb_build(f, &root, path, &o, &res) != PB_TB_OK) fail_msg("build: %s", res.message);
+        assert_int_equal(res.games_over, 0);
+        for (int i = 0; i < 3; i++) {
+            assert_true(res.games[i] >> 64 == 0);
+            assert_int_equal((uint64_t)res.games[i], want[i]);
+        }
+        int layers = res.dmax - res.d0 + 1;
+        if (run == 0) assert_int_equal(res.resumed_games, 0);
+        if (run == 1) assert_int_equal(res.resumed_games, layers);
+        if (run == 2) assert_int_equal(res.resumed_games, layers - 1);
     }
     remove(path);
     pb_field_free(f);
