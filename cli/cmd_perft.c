@@ -173,13 +173,17 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     pb_perft_row *rows = calloc((size_t)depth + 1, sizeof *rows);
     int n = 0, oom = !rows;
     volatile sig_atomic_t *stop = pb_stop_flag();
+    int cut = 0; /* the depth-first count was cut short (a signal after it ended changes nothing) */
     if (going && depth > 0 && !oom) {
         if (pos) n = pb_perft_until(f, &g->pos, depth, stop, rows);
-        else oom = pb_perft_count_until(f, &g->pos, depth, o->threads, stop, rows) == -1, n = depth;
+        else {
+            int crc = pb_perft_count_until(f, &g->pos, depth, o->threads, stop, rows);
+            oom = crc == -1, cut = crc == -2, n = depth;
+        }
     }
     /* Stopped: the layered count (--positions) prints the depths it
      * finished; the depth-first one finishes them all at once, so none. */
-    int shown = *stop ? (pos ? n : -1) : depth;
+    int shown = cut ? -1 : *stop && pos ? n : depth;
     if (shown < 0) {
         free(rows);
         return pb_fail(PB_EXIT_STOPPED,
@@ -197,9 +201,9 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
         overflow |= r.overflow;
         rows_print(&out, d, &r);
     }
-    rows_end(&out, overflow, *stop != 0);
+    rows_end(&out, overflow, shown < depth);
     free(rows);
-    if (*stop)
+    if (shown < depth)
         return pb_fail(PB_EXIT_STOPPED, "stopped by %s: depths 1..%d counted, depth %d not finished",
                        pb_stop_by("a signal"), shown, shown + 1);
     if (oom) return pb_fail(PB_EXIT_MEMORY, "out of memory");
