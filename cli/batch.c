@@ -75,6 +75,10 @@ int pb_cli_batch(const pb_opts *o, const pb_field *f, pb_batch_fn fn, void *ctx)
     int read_error = ferror(in);
     free(text);
     if (!is_stdin) fclose(in);
+    /* (A signal that ends a wait for input also makes the read fail.) */
+    if (*pb_stop_flag())
+        return pb_fail(PB_EXIT_STOPPED, "stopped by %s in line %d: the lines after it not done", pb_stop_by("a signal"),
+                       line);
     if (read_error) return pb_fail(PB_EXIT_USAGE, "cannot read batch file '%s' to the end", o->batch);
     return status;
 }

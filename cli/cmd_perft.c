@@ -186,6 +186,7 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     int shown = cut ? -1 : *stop && pos ? n : depth;
     if (shown < 0) {
         free(rows);
+        if (line) return PB_EXIT_STOPPED; /* the batch says where it stopped */
         return pb_fail(PB_EXIT_STOPPED,
                        "stopped by %s before perft(%d) was counted (the depth-first count finishes "
                        "every depth at the end; --positions prints each depth as it is finished)",
@@ -203,6 +204,7 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     }
     rows_end(&out, overflow, shown < depth);
     free(rows);
+    if (shown < depth && line) return PB_EXIT_STOPPED;
     if (shown < depth)
         return pb_fail(PB_EXIT_STOPPED, "stopped by %s: depths 1..%d counted, depth %d not finished",
                        pb_stop_by("a signal"), shown, shown + 1);

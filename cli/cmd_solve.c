@@ -364,8 +364,14 @@ static int solve_batch(const pb_opts *o, const pb_field *f, int algo) {
                    f->nsegments + 2};
     if (!b.s) return pb_fail(PB_EXIT_MEMORY, "cannot allocate the transposition table");
     pb_solver_set_limit(b.s, o->time_limit);
+    /* Ctrl-C and SIGTERM: the line under way answers unknown, the batch
+     * ends after it (every line before is already written), exit 3. */
+    struct sigaction old[2];
+    pb_stop_catch(old);
+    pb_solver_set_stop(b.s, pb_stop_flag());
     b.nodes = malloc(sizeof(int16_t) * (size_t)b.cap);
     int rc = pb_cli_batch(o, f, solve_line, &b);
+    pb_stop_restore(old);
     free(b.nodes);
     pb_solver_free(b.s);
     return rc;

@@ -973,6 +973,7 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
 const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
 
 void pb_pns_set_cancel(pb_pns *x, atomic_int *cancel) { x->s.cancel = cancel; }
+void pb_pns_set_stop(pb_pns *x, volatile sig_atomic_t *stop) { x->s.stop = stop; }
 
 /* The table may hold keys of both kinds: each decides its value (reach.h). */
 void pb_pns_set_reduce(pb_pns *x, int limit) {

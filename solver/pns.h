@@ -88,6 +88,8 @@ int pb_pns_solve(pb_pns *s, const pb_position *p);
 void pb_pns_get_stats(const pb_pns *s, pb_pns_stats *st);
 /* Replaces the cancel flag of pb_pns_opts (NULL: none). */
 void pb_pns_set_cancel(pb_pns *s, atomic_int *cancel);
+/* Replaces the stop flag of pb_pns_opts (NULL: none). */
+void pb_pns_set_stop(pb_pns *s, volatile sig_atomic_t *stop);
 /* Reduced keys (reach.h) from now on: as pb_pns_opts.reduce_limit. */
 void pb_pns_set_reduce(pb_pns *s, int limit);
 /* Starts a new root for a search kept across unrelated positions (a

@@ -1149,7 +1149,10 @@ struct pb_solver {
 };
 
 void pb_solver_set_limit(pb_solver *s, double seconds) { s->limit = seconds; }
-void pb_solver_set_stop(pb_solver *s, volatile sig_atomic_t *stop) { s->sh.stop = stop; }
+void pb_solver_set_stop(pb_solver *s, volatile sig_atomic_t *stop) {
+    s->sh.stop = stop;
+    if (s->pn) pb_pns_set_stop(s->pn, stop);
+}
 void pb_solver_set_proven(pb_solver *s, pb_proven *store) { s->sh.proven = store; }
 
 void pb_solver_set_reduce(pb_solver *s, int limit) {

@@ -174,9 +174,8 @@ uint64_t pb_solver_nodes(const pb_solver *s);
 /* Limits each later question to `seconds` (0 = none); a question cut
  * short answers PB_UNKNOWN (value) or 0 (route). */
 void pb_solver_set_limit(pb_solver *s, double seconds);
-/* The stop flag (e.g. of SIGINT and SIGTERM) for the later questions of
- * the alpha-beta solver (NULL = none): once set, a question answers as if
- * out of time. */
+/* The stop flag (e.g. of SIGINT and SIGTERM) for the later questions
+ * (NULL = none): once set, a question answers as if out of time. */
 void pb_solver_set_stop(pb_solver *s, volatile sig_atomic_t *stop);
 /* Reduced keys (reach.h) from now on: as pb_solve_opts.reduce_limit. */
 void pb_solver_set_reduce(pb_solver *s, int limit);

@@ -36,6 +36,24 @@ sigterm "solve --shortest" solve --field 2,6,8 --shortest --quiet
 contains "SIGTERM, solve --shortest: named" "stopped by SIGTERM" "$(cat term.err)"
 sigterm "solve --match" solve --rules triple --field 2,6,8 --match --quiet
 contains "SIGTERM, solve --match: named" "stopped by SIGTERM" "$(cat term.err)"
+printf 'e7-e8\ne7-e6\n' > term-batch.txt
+sigterm "solve --batch" solve --field 2,8,10 --batch term-batch.txt
+check "SIGTERM, solve --batch: the line under way answered, no more" "line 1: unknown" "$(cut -c1-15 term.out)"
+contains "SIGTERM, solve --batch: where" "stopped by SIGTERM in line 1" "$(cat term.err)"
+# A batch read from a pipe, waiting for its next line when the signal comes.
+mkfifo term.fifo
+"$pb" perft --field 2,8,10 --depth 2 --batch - < term.fifo > term.out 2> term.err &
+pid=$!
+exec 7> term.fifo
+echo e7-e8 >&7
+sleep 1
+kill -TERM $pid
+wait $pid
+check "SIGTERM, a batch waiting for input: exit 3" 3 $?
+exec 7>&-
+contains "SIGTERM, a batch waiting for input: where" "stopped by SIGTERM in line 1" "$(cat term.err)"
+check "SIGTERM, a batch waiting for input: the line done" 1 "$(wc -l < term.out)"
+rm -f term.fifo
 sigterm "enumerate" enumerate --field 2,6,8 --quiet --checkpoint term-ck
 sigterm "prove" prove
 sigterm "tb build (in the estimate)" tb build --field 2,4,4 --out term.pbt
@@ -49,7 +67,7 @@ sigterm "perft --positions" perft --field 2,6,8 --depth 9 --positions
 n=$(($(wc -l < term.out) - 1))
 "$pb" perft --field 2,6,8 --depth "$n" --positions > whole.out
 [ "$n" -ge 1 ] && cmp -s term.out whole.out || fail "SIGTERM, perft --positions: the $n depths printed differ from a run to depth $n"
-rm -rf term.out term.err term-ck term.pbt* whole.out
+rm -rf term.out term.err term-ck term.pbt* whole.out term-batch.txt
 
 # ---- every command, standard output on a full disk: exit 5 ----
 echo quit > quit.txt
