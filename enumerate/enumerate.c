@@ -811,10 +811,16 @@ static pb_enum_status abandon(run *R, pb_enum_result *res, int stop) {
         return fail(res, PB_ENUM_MEMORY,
                     "memory budget of %lld bytes exceeded while building depth %d; the last finished depth is %d",
                     R->o->memory, R->depth + 1, R->depth);
-    if (stop == STOP_INTERRUPT)
+    if (stop == STOP_INTERRUPT) {
+        /* The flag holds the signal's number when a handler set it. */
+        int sig = R->o->interrupted ? (int)*R->o->interrupted : 0;
         return fail(res, PB_ENUM_INTERRUPTED, "%s while building depth %d; the last finished depth is %d",
-                    R->o->interrupted && *R->o->interrupted ? "interrupted" : "time limit reached", R->depth + 1,
-                    R->depth);
+                    sig == SIGTERM  ? "stopped by SIGTERM"
+                    : sig == SIGINT ? "stopped by Ctrl-C (SIGINT)"
+                    : sig           ? "interrupted"
+                                    : "time limit reached",
+                    R->depth + 1, R->depth);
+    }
     return fail(res, PB_ENUM_STOPPED, "a visitor stopped the enumeration at depth %d", R->depth);
 }
 

@@ -127,7 +127,7 @@ for _ in $(seq 1 100); do
 done
 kill -TERM $pid 2> /dev/null
 wait $pid
-stopped SIGTERM $? st.csv st.txt 'interrupted while building depth'
+stopped SIGTERM $? st.csv st.txt 'stopped by SIGTERM while building depth'
 
 # The memory budget: a clean stop, exit 4, naming the last finished depth.
 run --field 2,4,4 --depth 5 --memory 1M --quiet > /dev/null 2> mem.txt
