@@ -193,8 +193,7 @@ int pb_cli_match_solve(const pb_opts *o, const pb_field *f, const pb_game *g, vo
     int status = PB_EXIT_OK;
     if (r.stopped || !r.known) {
         fflush(stdout);
-        status = pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end",
-                         stop && *stop ? pb_stop_by("the time limit") : "the time limit");
+        status = pb_fail(PB_EXIT_STOPPED, "stopped by %s before the end", pb_stop_by("the time limit"));
     }
     pb_match_result_free(&r);
     return status;

@@ -89,6 +89,6 @@ int pb_cli_solve_shortest(const pb_opts *o, const pb_field *f, const pb_game *g,
     pb_distance_result_free(&r);
     if (!stopped) return PB_EXIT_OK;
     fflush(stdout);
-    return pb_fail(PB_EXIT_STOPPED, "stopped by %s %s", stop && *stop ? pb_stop_by("the time limit") : "the time limit",
+    return pb_fail(PB_EXIT_STOPPED, "stopped by %s %s", pb_stop_by("the time limit"),
                    known ? "while writing the line: the line is not whole" : "before the distance was proven");
 }

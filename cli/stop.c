@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "../solver/process.h"
+
 /* The one piece of global mutable state: a signal handler can reach
  * nothing else.  The runs only read it, through the pointer. */
 static volatile sig_atomic_t stop_signal;
@@ -25,6 +27,4 @@ void pb_stop_restore(const struct sigaction old[2]) {
     sigaction(SIGTERM, &old[1], NULL);
 }
 
-const char *pb_stop_by(const char *otherwise) {
-    return stop_signal == SIGTERM ? "SIGTERM" : stop_signal ? "Ctrl-C (SIGINT)" : otherwise;
-}
+const char *pb_stop_by(const char *otherwise) { return pb_signal_name(stop_signal, otherwise); }

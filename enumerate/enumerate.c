@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/process.h"
 #include "../solver/turnwalk.h"
 #include "checkpoint.h"
 #include "frontier.h"
@@ -814,12 +815,8 @@ static pb_enum_status abandon(run *R, pb_enum_result *res, int stop) {
     if (stop == STOP_INTERRUPT) {
         /* The flag holds the signal's number when a handler set it. */
         int sig = R->o->interrupted ? (int)*R->o->interrupted : 0;
-        return fail(res, PB_ENUM_INTERRUPTED, "%s while building depth %d; the last finished depth is %d",
-                    sig == SIGTERM  ? "stopped by SIGTERM"
-                    : sig == SIGINT ? "stopped by Ctrl-C (SIGINT)"
-                    : sig           ? "interrupted"
-                                    : "time limit reached",
-                    R->depth + 1, R->depth);
+        return fail(res, PB_ENUM_INTERRUPTED, "%s%s while building depth %d; the last finished depth is %d",
+                    sig ? "stopped by " : "", pb_signal_name(sig, "time limit reached"), R->depth + 1, R->depth);
     }
     return fail(res, PB_ENUM_STOPPED, "a visitor stopped the enumeration at depth %d", R->depth);
 }

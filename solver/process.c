@@ -3,6 +3,8 @@
 #define _DEFAULT_SOURCE
 #include "process.h"
 
+#include <signal.h>
+
 #include <sys/mman.h>
 
 #include <stdio.h>
@@ -39,4 +41,8 @@ void *pb_table_map_dense(size_t *bytes) { return table_map(bytes, (size_t)2 << 2
 
 void pb_table_unmap(void *mem, size_t bytes) {
     if (mem) munmap(mem, bytes);
+}
+
+const char *pb_signal_name(int sig, const char *otherwise) {
+    return sig == SIGTERM ? "SIGTERM" : sig ? "Ctrl-C (SIGINT)" : otherwise;
 }

@@ -24,4 +24,9 @@ void *pb_table_map_dense(size_t *bytes);
 /* Returns what pb_table_map or pb_table_map_dense gave (mem may be NULL). */
 void pb_table_unmap(void *mem, size_t bytes);
 
+/* The name a closing line gives the signal that stopped a run (the number
+ * a stop handler stored): "SIGTERM", "Ctrl-C (SIGINT)", or `otherwise`
+ * when sig is 0 (no signal: the run stopped for that reason). */
+const char *pb_signal_name(int sig, const char *otherwise);
+
 #endif

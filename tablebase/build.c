@@ -92,13 +92,40 @@ static void release(builder *b, pb_tb_layer *L) {
 
 /* ---- layer files ---- */
 
-static int write_layer_file(builder *b, char kind, int d, const pb_tb_layer *L, const pb_tb_layer_counts *c) {
+/* The kept files of a build: layer d's keys ('k'), values ('v') or game
+ * counts ('g'), each a container whose options tie it to this build. */
+static const char *container_kind(char kind) { return kind == 'k' ? KIND_KEYS : kind == 'v' ? KIND_VALS : KIND_GAMES; }
+
+static pb_cwriter *create_layer_file(builder *b, char kind, int d) {
     char path[600];
     layer_path(b, kind, d, path, sizeof path);
     pb_container_meta m;
-    pb_container_meta_init(&m, kind == 'k' ? KIND_KEYS : KIND_VALS, b->f);
+    pb_container_meta_init(&m, container_kind(kind), b->f);
     snprintf(m.options, sizeof m.options, "%s layer=%d", b->ident, d);
-    pb_cwriter *w = pb_container_create(path, &m, b->res->message, sizeof b->res->message);
+    return pb_container_create(path, &m, b->res->message, sizeof b->res->message);
+}
+
+/* The reader of layer file kind/d, or NULL: err empty when there is none,
+ * else why it cannot be used. */
+static pb_creader *open_layer_file(builder *b, char kind, int d, char *err, size_t errlen) {
+    char path[300], want[300];
+    layer_path(b, kind, d, path, sizeof path);
+    err[0] = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fclose(fp);
+    pb_creader *r = pb_container_open(path, container_kind(kind), &b->f->spec, 1, err, errlen);
+    snprintf(want, sizeof want, "%s layer=%d", b->ident, d);
+    if (r && strcmp(pb_container_meta_of(r)->options, want)) {
+        snprintf(err, errlen, "%s belongs to another build (another root); remove it", path);
+        pb_container_close(r);
+        r = NULL;
+    }
+    return r;
+}
+
+static int write_layer_file(builder *b, char kind, int d, const pb_tb_layer *L, const pb_tb_layer_counts *c) {
+    pb_cwriter *w = create_layer_file(b, kind, d);
     if (!w) return -1;
     if (kind == 'k') {
         pb_tb_put_layer(w, &b->k, PB_TB_TAG_ENTRIES, L->keys, NULL, L->n);
@@ -112,18 +139,10 @@ static int write_layer_file(builder *b, char kind, int d, const pb_tb_layer *L, 
 /* Reads layer file kind/d into L (keys) or L->vals and *c (values).
  * 1 read, 0 missing, -1 unusable (message set). */
 static int read_layer_file(builder *b, char kind, int d, pb_tb_layer *L, pb_tb_layer_counts *c) {
-    char path[300], want[300], err[400];
+    char path[300], err[400];
     layer_path(b, kind, d, path, sizeof path);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return 0;
-    fclose(fp);
-    pb_creader *r = pb_container_open(path, kind == 'k' ? KIND_KEYS : KIND_VALS, &b->f->spec, 1, err, sizeof err);
-    snprintf(want, sizeof want, "%s layer=%d", b->ident, d);
-    if (r && strcmp(pb_container_meta_of(r)->options, want)) {
-        snprintf(err, sizeof err, "%s belongs to another build (another root); remove it", path);
-        pb_container_close(r);
-        r = NULL;
-    }
+    pb_creader *r = open_layer_file(b, kind, d, err, sizeof err);
+    if (!r && !err[0]) return 0;
     int rc = r ? 1 : -1;
     uint32_t tag;
     size_t len;
@@ -584,17 +603,12 @@ static games3 *games_step(builder *b, const pb_tb_layer *cur, const pb_tb_layer 
 #define GAMES_CHUNK ((size_t)1 << 20)
 
 static int write_games_file(builder *b, int d, const games3 *g, size_t n) {
-    char path[600];
-    layer_path(b, 'g', d, path, sizeof path);
-    pb_container_meta m;
-    pb_container_meta_init(&m, KIND_GAMES, b->f);
-    snprintf(m.options, sizeof m.options, "%s layer=%d n=%zu", b->ident, d, n);
-    pb_cwriter *w = pb_container_create(path, &m, b->res->message, sizeof b->res->message);
+    pb_cwriter *w = create_layer_file(b, 'g', d);
     if (!w) return -1;
     unsigned char *buf = malloc((n < GAMES_CHUNK ? n : GAMES_CHUNK) * 48 + 1);
     if (!buf) {
         pb_container_abort(w);
-        snprintf(b->res->message, sizeof b->res->message, "out of memory writing %.400s", path);
+        snprintf(b->res->message, sizeof b->res->message, "out of memory keeping the games of layer %d", d);
         return -1;
     }
     for (size_t i = 0; i < n; i += GAMES_CHUNK) {
@@ -614,17 +628,12 @@ static int write_games_file(builder *b, int d, const games3 *g, size_t n) {
  * NULL when there is no such file or it does not fit (then counted again;
  * a damaged file only costs the time). */
 static games3 *read_games_file(builder *b, int d, size_t n) {
-    char path[600], want[300], err[400];
-    layer_path(b, 'g', d, path, sizeof path);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fclose(fp);
-    pb_creader *r = pb_container_open(path, KIND_GAMES, &b->f->spec, 1, err, sizeof err);
+    char err[400];
+    pb_creader *r = open_layer_file(b, 'g', d, err, sizeof err);
     if (!r) return NULL;
-    snprintf(want, sizeof want, "%s layer=%d n=%zu", b->ident, d, n);
     games3 *g = NULL;
     unsigned char *buf = NULL;
-    int ok = !strcmp(pb_container_meta_of(r)->options, want) && !charge(b, (long long)(n * sizeof *g));
+    int ok = !charge(b, (long long)(n * sizeof *g));
     if (ok) {
         g = calloc(n + 1, sizeof *g);
         buf = malloc((n < GAMES_CHUNK ? n : GAMES_CHUNK) * 48 + 1);
@@ -641,6 +650,7 @@ static games3 *read_games_file(builder *b, int d, size_t n) {
                 g[got].g[q] = (unsigned __int128)pb_le_get(buf + 48 * j + 16 * q, 8) |
                               (unsigned __int128)pb_le_get(buf + 48 * j + 16 * q + 8, 8) << 64;
     }
+    ok = ok && pb_container_next(r, &tag, &len, err, sizeof err) == 0; /* no more than n */
     pb_container_close(r);
     free(buf);
     if (ok) return g;
