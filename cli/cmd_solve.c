@@ -2,6 +2,7 @@
  * turn and a line of perfect play; on request the value of every first-turn
  * class (--first-turns) and of every route (--all-routes, streamed);
  * figures of the search. */
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,6 +389,8 @@ typedef struct solve_args {
     int reduce_limit;         /* --reduced-keys parsed: 0 default, -1 off */
     int full_keys;            /* --full-keys: no mirror images, no reduced keys */
     const char *reduced_keys; /* --reduced-keys as given */
+    const char *slack;        /* --slack as given */
+    int pn_epsilon;           /* --slack parsed, in 1/1024: 0 default, -1 none */
 } solve_args;
 
 static int parse_options(solve_args *a, int argc, char **argv) {
@@ -428,6 +431,11 @@ static int parse_options(solve_args *a, int argc, char **argv) {
                     "free segments are reachable (default: 40 with --algo pn, off\n"
                     "with ab); off: never\n"
                     "(docs/solver.md; the values are the same)"),
+        PB_OPT_TEXT("slack", "E", &a->slack,
+                    "proof-number search lets its best child run until that child's\n"
+                    "number passes (1+E) times the second best's (default 0.25;\n"
+                    "0: the second best's plus one; for measurements, docs/solver.md;\n"
+                    "the values are the same)"),
         PB_OPT_JSON(a->o),
         PB_OPT_SVG(a->o, "draw the position with the line of perfect play"),
         PB_OPT_HTML(a->o, "a page that replays that line step by step"),
@@ -475,6 +483,21 @@ static int parse_keys(solve_args *a) {
     return PB_CLI_GO;
 }
 
+/* --slack E into a->pn_epsilon (1/1024 units; E = 0: -1, none).
+ * PB_CLI_GO, or the status. */
+static int parse_slack(solve_args *a) {
+    const char *t = a->slack;
+    if (!t) return PB_CLI_GO;
+    char *end;
+    double e = strtod(t, &end);
+    if (end == t || *end || !(e >= 0 && e <= 64))
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --slack: expected a number from 0 to 64, such as 0.25", t);
+    long u = lround(e * 1024);
+    if (e > 0 && u == 0) u = 1;
+    a->pn_epsilon = u == 0 ? -1 : (int)u;
+    return PB_CLI_GO;
+}
+
 /* The options that do not go together (checked once the field and the
  * record are loaded: their errors come first).  PB_CLI_GO, or the status. */
 static int check_options(const solve_args *a) {
@@ -491,8 +514,11 @@ static int check_options(const solve_args *a) {
                                       "--first-turns, --all-routes, --algo pn");
     if (o->batch && (sh->all_routes || sh->first_turns))
         return pb_fail(PB_EXIT_USAGE, "--batch gives values and best turns only (no --first-turns, --all-routes)");
-    if ((o->batch || o->match || o->mpi) && (a->full_keys || a->reduced_keys))
-        return pb_fail(PB_EXIT_USAGE, "--full-keys and --reduced-keys are for one solve (no --batch, --match, --mpi)");
+    if ((o->batch || o->match || o->mpi) && (a->full_keys || a->reduced_keys || a->slack))
+        return pb_fail(PB_EXIT_USAGE,
+                       "--full-keys, --reduced-keys and --slack are for one solve (no --batch, --match, --mpi)");
+    if (a->slack && (strcmp(a->algo, "pn") || sh->shortest))
+        return pb_fail(PB_EXIT_USAGE, "--slack is an option of proof-number search (--algo pn, no --shortest)");
     if ((o->batch || o->match) && (o->checkpoint || o->resume))
         return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
     return PB_CLI_GO;
@@ -584,6 +610,7 @@ static int search(solve_run *s, pb_solve_result *r, pb_cluster_stats *cs) {
     so.first_turns = s->a->show.first_turns;
     so.algo = !strcmp(s->a->algo, "pn") ? PB_ALGO_PN : PB_ALGO_AB;
     so.reduce_limit = s->a->reduce_limit;
+    so.pn_epsilon = s->a->pn_epsilon;
     if (s->a->full_keys) so.full_keys = 1, so.reduce_limit = -1;
     if (s->a->show.all_routes) so.all_routes = print_route, so.all_routes_ctx = &s->a->show;
     struct sigaction old[2];
@@ -691,6 +718,7 @@ int cmd_solve(int argc, char **argv) {
     int rc = parse_options(&a, argc, argv);
     if (rc == PB_CLI_GO) rc = choose_algo(&a);
     if (rc == PB_CLI_GO) rc = parse_keys(&a);
+    if (rc == PB_CLI_GO) rc = parse_slack(&a);
     if (rc != PB_CLI_GO) return rc;
     pb_field *f;
     pb_game g;

@@ -930,6 +930,7 @@ static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const 
     po.full_keys = o->full_keys;
     po.reduce_limit = o->reduce_limit;
     po.no_tactics = o->no_tactics;
+    po.epsilon = o->pn_epsilon;
     po.proven = o->proven;
     return po;
 }

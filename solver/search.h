@@ -42,6 +42,8 @@ typedef struct pb_solve_opts {
                            are reachable; 0 = the default (PB_REACH_LIMIT with
                            proof-number search, none with alpha-beta), < 0 = never */
     int no_tactics;     /* no "can the mover score this turn?" check (measurements) */
+    int pn_epsilon;     /* proof-number search's 1+e slack in 1/1024 (pb_pns_opts.epsilon):
+                           0 = the default (e = 1/4), < 0 = none (measurements) */
     int algo;           /* PB_ALGO_AB (0) or PB_ALGO_PN */
     pb_proven *proven;  /* saved proofs: consulted (published entries) and told of
                                         every proven node (solver/proven.h); may be NULL */

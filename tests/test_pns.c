@@ -49,7 +49,7 @@ static void check_pn(const pb_field *f, const pb_position *p, int want, const ch
         int sum, eps, full_keys, no_tactics;
     } variants[] = {{1 << 10, 0, 0, 0, 0},           {(size_t)16 << 20, 0, 0, 0, 0}, {1 << 14, 1, 0, 0, 0},
                     {(size_t)16 << 20, 1, -1, 0, 0}, {1 << 12, 0, -1, 0, 0},         {(size_t)16 << 20, 0, 0, 1, 0},
-                    {(size_t)16 << 20, 0, 0, 0, 1},  {1 << 12, 0, 0, 1, 1}};
+                    {(size_t)16 << 20, 0, 0, 0, 1},  {1 << 12, 0, 0, 1, 1},          {(size_t)16 << 20, 0, 1024, 0, 0}};
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         int v = pn_value_keys(f, p, variants[i].table, variants[i].sum, variants[i].eps, variants[i].full_keys,
                               variants[i].no_tactics);

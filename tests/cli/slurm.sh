@@ -27,9 +27,9 @@ export PATH="$PWD/bin:$PATH" PAPERBALL="$pb" SLURM_JOB_ID=4242 SLURM_CPUS_PER_TA
 values() { python3 -c "import json,sys; d=json.load(sys.stdin); print(' '.join([d['value']] + [t['value'] for t in d['first_turns']]))"; }
 
 # solve: one task, a field whose first-turn classes take a few seconds
-# (4.6 CPU s on the machine of results/); SIGTERM goes as soon as the
+# (about 5 CPU s on the machine of results/); SIGTERM goes as soon as the
 # first periodic save is on disk, so a faster machine still stops it early.
-S="--field 2,4,6 --first-turns --json --quiet"
+S="--rules hockey --setback 1 --dead-end draw --field 2,4,12 --first-turns --json --quiet"
 ref=$("$pb" solve $S | values)
 export SLURM_NTASKS=1 SRUN="mpirun --oversubscribe -n 1" PAPERBALL_SAVE_EVERY=1
 bash "$src/scripts/slurm/solve.sbatch" $S > first.json 2> first.err &

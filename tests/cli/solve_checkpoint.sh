@@ -7,8 +7,9 @@
 set -u
 . "$(dirname "$0")/lib/check.sh"
 values() { python3 -c "import json,sys; d=json.load(sys.stdin); print(' '.join([d['value']] + [t['value'] for t in d.get('first_turns', [])]))"; }
-field="--field 2,2,12"   # about 3 s on a quiet machine (--algo pn: 1.2 s); the
-                         # stops below come well before, so a faster machine stops too
+# About 5 s on a quiet machine (--algo pn: 3 s); the stops below come well
+# before, so a faster machine stops too.
+field="--rules hockey --setback 1 --dead-end draw --field 2,4,12"
 
 ref=$("$pb" solve $field --first-turns --json --quiet | values)
 case "$ref" in win*|draw*|loss*) echo "ok   reference: $ref";; *) fail "reference run: [$ref]";; esac
@@ -75,14 +76,14 @@ open('bad.pbs', 'wb').write(b)
 open('cut.pbs', 'wb').write(open('s.pbs', 'rb').read()[:-30])
 EOF
 for args in "$field --checkpoint bad.pbs --resume" "$field --checkpoint cut.pbs --resume" \
-            "--field 2,2,10 --checkpoint s.pbs --resume" "--rules hockey $field --checkpoint s.pbs --resume" \
-            "$field --record b8-c9-b10 --checkpoint s.pbs --resume" "$field --checkpoint missing.pbs --resume" \
+            "--field 2,2,10 --checkpoint s.pbs --resume" "--rules book --field 2,4,12 --checkpoint s.pbs --resume" \
+            "$field --record c7-c6 --checkpoint s.pbs --resume" "$field --checkpoint missing.pbs --resume" \
             "$field --resume" "$field --checkpoint s.pbs" "$field --checkpoint s.pbs --resume --save-every 0"; do
   e=$("$pb" solve $args --quiet 2>&1 >/dev/null); st=$?
   check "refused: $args" 2 $st
   check "one line: $args" 1 "$(printf '%s\n' "$e" | wc -l)"
 done
 contains "damaged named" "damaged" "$("$pb" solve $field --checkpoint bad.pbs --resume 2>&1)"
-contains "other position named" "another position" "$("$pb" solve $field --record b8-c9-b10 --checkpoint s.pbs --resume 2>&1)"
+contains "other position named" "another position" "$("$pb" solve $field --record c7-c6 --checkpoint s.pbs --resume 2>&1)"
 contains "other field named" "another rule set or field" "$("$pb" solve --field 2,2,10 --checkpoint s.pbs --resume 2>&1)"
 finish

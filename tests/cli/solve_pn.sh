@@ -50,6 +50,16 @@ for algo in pn ab; do
       "$("$pb" solve --field 2,6,8 --record "$rec" --algo $algo $k --quiet --json | field "d['value']")"
   done
 done
+# The slack of the 1+e rule: the same values as alpha-beta with full keys
+# (the independent method above), for e = 0, 1/16, 1 and the default.
+for e in 0 0.0625 1; do
+  check "solve (2;6;8) --slack $e = alpha-beta" "$ab_full" \
+    "$("$pb" solve --field 2,6,8 --record "$rec" --slack $e --quiet --json | field "d['value']")"
+done
+check "bad --slack" 2 "$(status "$pb" solve --field 2,4,4 --slack much)"
+check "--slack -1" 2 "$(status "$pb" solve --field 2,4,4 --slack -1)"
+check "--slack with --algo ab" 2 "$(status "$pb" solve --field 2,4,4 --slack 1 --algo ab)"
+check "--slack with --batch" 2 "$(echo "" | status "$pb" solve --field 2,4,4 --batch - --slack 1)"
 check "bad --reduced-keys" 2 "$(status "$pb" solve --field 2,4,4 --reduced-keys many)"
 check "--reduced-keys 0" 2 "$(status "$pb" solve --field 2,4,4 --reduced-keys 0)"
 check "--full-keys with --batch" 2 "$(echo "" | status "$pb" solve --field 2,4,4 --batch - --full-keys)"
