@@ -70,23 +70,25 @@ typedef struct config {
     const char *name;
     int algo, threads2, first_turns, full_keys, no_tactics, big_hash;
     int reduce_limit; /* reduced keys: 0 the method's default, -1 none, else the limit */
+    int pn_epsilon;   /* pn's 1+e slack in 1/1024: 0 the default */
 } config;
 
 /* Proof-number search (the default) and its parts, then alpha-beta. */
 static const config configs[] = {
-    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0, 0},
-    {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0, 0},
-    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0, 0},
-    {"pn no reduced keys", PB_ALGO_PN, 0, 0, 0, 0, 0, -1},
-    {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0, 0},
-    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1, 0},
-    {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0, 0},
-    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0, 0},
-    {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0, 0},
-    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0, 0},
-    {"ab reduced keys", PB_ALGO_AB, 0, 0, 0, 0, 0, PB_REACH_LIMIT},
-    {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0, 0},
-    {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1, 0},
+    {"pn value", PB_ALGO_PN, 0, 0, 0, 0, 0, 0, 0},
+    {"pn first turns", PB_ALGO_PN, 0, 1, 0, 0, 0, 0, 0},
+    {"pn full keys", PB_ALGO_PN, 0, 0, 1, 0, 0, 0, 0},
+    {"pn no reduced keys", PB_ALGO_PN, 0, 0, 0, 0, 0, -1, 0},
+    {"pn no tactics", PB_ALGO_PN, 0, 0, 0, 1, 0, 0, 0},
+    {"pn 8x table", PB_ALGO_PN, 0, 0, 0, 0, 1, 0, 0},
+    {"pn slack 1", PB_ALGO_PN, 0, 0, 0, 0, 0, 0, 1024},
+    {"ab value", PB_ALGO_AB, 0, 0, 0, 0, 0, 0, 0},
+    {"ab value, N threads", PB_ALGO_AB, 1, 0, 0, 0, 0, 0, 0},
+    {"ab first turns", PB_ALGO_AB, 0, 1, 0, 0, 0, 0, 0},
+    {"ab full keys", PB_ALGO_AB, 0, 0, 1, 0, 0, 0, 0},
+    {"ab reduced keys", PB_ALGO_AB, 0, 0, 0, 0, 0, PB_REACH_LIMIT, 0},
+    {"ab no tactics", PB_ALGO_AB, 0, 0, 0, 1, 0, 0, 0},
+    {"ab 8x table", PB_ALGO_AB, 0, 0, 0, 0, 1, 0, 0},
 };
 
 /* A small deterministic generator (no global state). */
@@ -296,6 +298,7 @@ static int solve_position(const solve_pos *b, int nthreads, size_t hash, pb_json
         so.full_keys = cf->full_keys;
         so.reduce_limit = cf->full_keys ? -1 : cf->reduce_limit;
         so.no_tactics = cf->no_tactics;
+        so.pn_epsilon = cf->pn_epsilon;
         pb_solve_result r;
         double c0 = cpu_seconds(), t0 = omp_get_wtime();
         if (pb_solve(f, &g.pos, &so, &r)) {
