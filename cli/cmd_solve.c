@@ -490,8 +490,8 @@ static int parse_slack(solve_args *a) {
     if (!t) return PB_CLI_GO;
     char *end;
     double e = strtod(t, &end);
-    if (end == t || *end || !(e >= 0 && e <= 64))
-        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --slack: expected a number from 0 to 64, such as 0.25", t);
+    if (end == t || *end || !(e >= 0 && e <= 4))
+        return pb_fail(PB_EXIT_USAGE, "bad value '%s' for --slack: expected a number from 0 to 4, such as 0.25", t);
     long u = lround(e * 1024);
     if (e > 0 && u == 0) u = 1;
     a->pn_epsilon = u == 0 ? -1 : (int)u;

@@ -532,8 +532,10 @@ static int select_kid(const pns *s, const kid *k, int n, int or_node, uint64_t t
         else if (a < b2) b2 = a;
     }
     if (b2 > PN_INF) b2 = PN_INF;
-    /* The best child's own threshold: past the second best by the slack. */
-    uint64_t th1 = b2 >= PN_INF / 2 ? PN_INF : b2 + 1 + (s->eps > 0 ? (b2 * (uint64_t)s->eps) >> 10 : 0);
+    /* The best child's own threshold: past the second best by the slack
+     * (eps <= 4096, so below 2^40 the product stays below 2^52; numbers
+     * that large, summed ones only, get no threshold of their own). */
+    uint64_t th1 = b2 >= (uint64_t)1 << 40 ? PN_INF : b2 + 1 + (s->eps > 0 ? (b2 * (uint64_t)s->eps) >> 10 : 0);
     /* Its other number: enough to push the node's past its threshold. */
     uint64_t nth = or_node ? thdn : thpn, nown = or_node ? dn : pn, kown = or_node ? k[c].dn : k[c].pn;
     uint64_t th2 = s->weak ? nth - (uint64_t)(cnt - 1) : nth - (nown - kown);
@@ -871,7 +873,7 @@ static int pns_setup(pb_pns *x, const pb_field *f, const pb_position *root, cons
     s->weak = !o->sum;
     s->nodraw = !(f->spec.rules == PB_RULES_TRIPLE ||
                   (f->spec.rules == PB_RULES_HOCKEY && f->spec.dead_end == PB_DEAD_END_DRAW));
-    s->eps = o->epsilon == 0 ? PNS_EPS_DEFAULT : o->epsilon;
+    s->eps = o->epsilon == 0 ? PNS_EPS_DEFAULT : o->epsilon > 4096 ? 4096 : o->epsilon;
     s->node_limit = o->node_limit;
     s->stop = o->stop;
     s->cancel = o->cancel;

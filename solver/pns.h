@@ -32,7 +32,8 @@ typedef struct pb_pns_opts {
     int sum;                     /* sum children's numbers (classic df-pn)
                                         instead of the weak max + count - 1 */
     int epsilon;                 /* threshold slack in 1/1024 (the 1+e trick);
-                                        0 = 256 (e = 1/4), negative = none */
+                                        0 = 256 (e = 1/4), negative = none,
+                                        at most 4096 (e = 4) */
     int full_keys;               /* no mirror images in the table's keys
                                         (tests, measurements) */
     int reduce_limit;            /* reduced keys (reach.h) when at most this many
