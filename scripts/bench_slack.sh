@@ -31,7 +31,7 @@ for r in csv.DictReader(open(sys.argv[1])):
     opts = r['command'].split('paperball solve ', 1)[1].split(' --threads')[0].replace("'", '')
     print(f"{r['rules']} {r['field']}|{opts}")
 PY
-echo 'd6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6' > "$work/r20.txt"
+pb_bench_record book-2-6-8-after-20 > "$work/r20.txt"
 {
   echo "hard: book (2;6;4) start|--rules book --field 2;6;4 --memory 2G"
   echo "hard: book (2;6;8) after 20 turns|--rules book --field 2;6;8 --memory 2G --record-file $work/r20.txt"

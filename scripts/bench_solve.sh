@@ -36,8 +36,8 @@ positions=("book (2;4;4) start|--field 2,4,4"
            "book (2;6;8) after 30 turns b|--field 2,6,8 --record-file $work/r30b.txt"
            "book (2;6;8) after 20 turns|--field 2,6,8 --record-file $work/r20.txt")
 [ $quick -eq 1 ] || positions+=("book (2;4;6) start|--field 2,4,6" "book (2;6;4) start|--field 2,6,4 --memory 2G")
-echo 'd6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6' > "$work/r30b.txt"
-echo 'd6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6' > "$work/r20.txt"
+pb_bench_record book-2-6-8-after-30b > "$work/r30b.txt"
+pb_bench_record book-2-6-8-after-20 > "$work/r20.txt"
 
 # run LABEL PROGRAM OPTIONS...: one solve; prints "label|value|nodes|cpu s|MiB|wall s|bound",
 # bound being (with --first-turns) the best 2-thread speed-up dealing its

@@ -88,3 +88,18 @@ pb_write() {
     return 1
   fi
 }
+
+# pb_bench_record NAME: prints the record (one turn a word) of a benchmark
+# position that several bench scripts solve, so that they share one copy:
+#   book-2-6-8-after-20   book (2;6;8) after 20 turns (bench --solve goes
+#                         on from it to 26 turns)
+#   book-2-6-8-after-30b  book (2;6;8) after 30 turns, a second game
+pb_bench_record() {
+  case $1 in
+    book-2-6-8-after-20)
+      echo 'd6-c6 c6-c7 c7-d7 d7-c6-b7 b7-c7-d6-e5 e5-e6 e6-d6-d5 d5-e5-f5 f5-e6-d5-c6-b5 b5-a5-b6 b6-b5-a6-b7-a7-b6-b7-a8-b8 b8-a9-b9 b9-b8-b7-c8 c8-c7-b8-c8-b9-b10-c9 c9-b9-c10-c9-c8-d7-e6-f7 f7-g6-f5-g5-f4 f4-g3-f2-e3 e3-e2-f3 f3-f4-e3-f3-g4-f5-f6' ;;
+    book-2-6-8-after-30b)
+      echo 'd6-d7 d7-e6 e6-e5 e5-d6-d5 d5-e4 e4-f5 f5-e6-d5-e5-f4 f4-g4-f5-f4-f3 f3-e4-d3 d3-e2-f3-g3-f4-e4-e5-d4 d4-e3 e3-d3-d4-e4-e3-f4-g5-f5-g6-f6 f6-e5-f5-f6-e6-f7 f7-f8 f8-g8-f7-e8 e8-d7-c8 c8-c7 c7-d7-e7 e7-f8-g7-f6-f7-e7-e8-f8-g9-f9 f9-e10-d10 d10-d9 d9-c10-d10-e9 e9-f9-e8-e9-f8-f9-f10-e9-e10-d9-c8-b7 b7-c7-d6-c6 c6-b5 b5-c4 c4-d5-d4-c4-d3-c2-d2 d2-e2-e3-d2-c3 c3-c2-b3 b3-c3-b2-a3-b3-a4-b5-a6-b7-c6-b6' ;;
+    *) echo "pb_bench_record: no record $1" >&2; return 2 ;;
+  esac
+}
