@@ -26,7 +26,9 @@
 #       rest of its time limit, so a long table can be made in several sittings
 #
 # Fields: G <= W, all even, W and L up to 8 (those the rule set allows), ordered by their number of
-# lattice cells, then W, then G.  A field is not tried once a field with
+# lattice cells, then W, then G, every rule set at one size before the
+# next size (a table cut short by -T covers each rule set as far as the
+# others).  A field is not tried once a field with
 # the same goal width, no wider and no longer (and for hockey the same
 # setback), has not finished: the work only grows with W and L.  (A wider
 # goal can make the work smaller, book, or larger, triple: so fields of
@@ -273,42 +275,49 @@ run_field() {
 
 out_of_time() { [ $(($(date +%s) - START)) -ge "$TOTAL" ]; }
 
-series() {   # series RULES S: every field of one rule set (and setback)
-    local rules=$1 s=$2 key="$1-$2"
-    fields | while read -r g w l; do
-        [ "$rules" = hockey ] && [ "$l" -lt $((2 * s + 2)) ] && continue
-        if dominated "$key" "$g" "$w" "$l"; then continue; fi
-        if out_of_time; then
-            local name="($g;$w;$l)"
-            [ "$rules" = hockey ] && name="$name S=$s"
-            echo "| $rules | $name | not tried (script time budget $TOTAL s spent) | | | | | | | | | | |" >> "$ROWS"
-            echo "$key $g $w $l" >> "$FAILED"
-            continue
-        fi
-        local rc=0
-        rm -f "$WORK/checked"
-        run_field "$rules" "$g" "$w" "$l" "$s" draw check || rc=$?
-        # The loss variant is checked where the draw variant's check finished.
-        case $rc in
-        0) if [ "$rules" = hockey ]; then
-            run_field hockey "$g" "$w" "$l" "$s" loss "$([ -e "$WORK/checked" ] && echo check)" || true
-        fi ;;
-        2) ;;
-        *) echo "$key $g $w $l" >> "$FAILED" ;;
-        esac
-    done
+# try_field RULES S G W L: one field of one rule set (and setback), unless
+# a smaller one of the same goal failed or the time budget is spent.
+try_field() {
+    local rules=$1 s=$2 g=$3 w=$4 l=$5 key="$1-$2"
+    [ "$rules" = hockey ] && [ "$l" -lt $((2 * s + 2)) ] && return 0
+    if dominated "$key" "$g" "$w" "$l"; then return 0; fi
+    if out_of_time; then
+        local name="($g;$w;$l)"
+        [ "$rules" = hockey ] && name="$name S=$s"
+        echo "| $rules | $name | not tried (script time budget $TOTAL s spent) | | | | | | | | | | |" >> "$ROWS"
+        echo "$key $g $w $l" >> "$FAILED"
+        return 0
+    fi
+    local rc=0
+    rm -f "$WORK/checked"
+    run_field "$rules" "$g" "$w" "$l" "$s" draw check || rc=$?
+    # The loss variant is checked where the draw variant's check finished.
+    case $rc in
+    0) if [ "$rules" = hockey ]; then
+        run_field hockey "$g" "$w" "$l" "$s" loss "$([ -e "$WORK/checked" ] && echo check)" || true
+    fi ;;
+    2) ;;
+    *) echo "$key $g $w $l" >> "$FAILED" ;;
+    esac
 }
 
-# A series runs in a subshell (a pipeline): a stop inside it leaves a mark.
-stopped() { if [ -e "$WORK/stopped" ]; then rm -rf "$WORK"; exit 3; fi; }
-series book 0
-stopped
-series hockey 0
-stopped
-series hockey 1
-stopped
-series triple 0
-stopped
+# Every rule set goes one field size at a time, all of them before the
+# next size, so that a table cut short by the time budget (-T) covers every
+# rule set up to the same size.  The rows of each rule set (and setback)
+# are gathered apart and printed one rule set after another.
+SETS="book-0 hockey-0 hockey-1 triple-0"
+fields | while read -r g w l; do
+    for set in $SETS; do
+        ROWS="$WORK/rows-$set.md" CSV="$WORK/csv-$set"
+        try_field "${set%-*}" "${set#*-}" "$g" "$w" "$l"
+    done
+done
+# The loop runs in a subshell (a pipeline): a stop inside it leaves a mark.
+if [ -e "$WORK/stopped" ]; then rm -rf "$WORK"; exit 3; fi
+for set in $SETS; do
+    cat "$WORK/rows-$set.md" >> "$ROWS" 2> /dev/null || true
+    cat "$WORK/csv-$set" >> "$CSV" 2> /dev/null || true
+done
 
 ELAPSED=$(($(date +%s) - START))
 {
@@ -327,9 +336,10 @@ ELAPSED=$(($(date +%s) - START))
     echo "method, given $CHECK s: where both finish, the depth, positions and every"
     echo "count must be equal, and the last column says so (the script fails if"
     echo "they differ).  Triple has no layers: \`paperball enumerate\` alone.  Fields"
-    echo "are tried smallest first; a field is skipped once a field with the same goal,"
-    echo "no wider and no longer, has not finished (a wider goal may end games sooner,"
-    echo "so other goal widths are still tried).  Columns: *depth* = the longest game"
+    echo "are tried smallest first, every rule set at one size before the next size;"
+    echo "a field is skipped once a field with the same goal, no wider and no longer,"
+    echo "has not finished (a wider goal may end games sooner, so other goal widths"
+    echo "are still tried).  Columns: *depth* = the longest game"
     echo "in turns; *positions* = distinct positions between turns summed over depths"
     echo "0..depth (the start included; for book and hockey every position belongs to"
     echo "one depth only); *games* = all complete games; wins by the player who wins"
