@@ -285,6 +285,9 @@ try_field() {
         local name="($g;$w;$l)"
         [ "$rules" = hockey ] && name="$name S=$s"
         echo "| $rules | $name | not tried (script time budget $TOTAL s spent) | | | | | | | | | | |" >> "$ROWS"
+        local sb=""
+        [ "$rules" = hockey ] && sb=$s
+        echo "$rules,$g,$w,$l,$sb,,not tried,,,,,,,,,$THREADS,,$COMMIT,\"$MACHINE\",$DATE,," >> "$CSV"
         echo "$key $g $w $l" >> "$FAILED"
         return 0
     fi
