@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Measures the counting commands side by side with an earlier program and
 # writes results/bench_enumerate.md: perft (2;8;10) depth 7 on one thread
-# (CPU time), perft depth 8 on 1 and 2 threads, enumerate (2;4;4) to depth 5
+# (CPU time), perft depth 8 on 1 and 2 threads (three runs each, in turn:
+# medians), enumerate (2;4;4) to depth 5
 # on 1 and 2 threads (both programs), enumerate (2;2;4) whole games on one
 # thread (both programs: the turn walk's speed), enumerate (2;4;4) to depth
-# 6 on 1 and 2 threads (a run of minutes: the 2-thread speed-up), book
+# 6 on 1 and 2 threads (three runs each, in turn: the 2-thread speed-up), book
 # (2;4;4) whole games with a limit of ten minutes on 2 threads (how far they
 # get), and `paperball bench --enumerate --threads 2`.
 # Usage: scripts/bench_enumerate.sh [BUILD_DIR] [BASE]
@@ -36,6 +37,27 @@ measure() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 last_seq() { awk '$1 ~ /^[0-9]+$/ { s = $2 } END { print s }' "$work/$1.out"; }
 
+# The 1-thread against 2-thread rows: RUNS runs of each, in turn (1, 2,
+# 1, 2, ...), so that a change of load falls on both; medians.
+RUNS=3
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# alternate NAME PROGRAM ARGS...: sets W1 W2 (median wall seconds of 1 and
+# 2 threads), C1 C2 (median CPU seconds), RUNS1 RUNS2 (the wall seconds of
+# every run); the outputs are kept as NAME_T_K.out.
+alternate() {
+  local name=$1 k t c w
+  shift
+  local -a w1=() w2=() c1=() c2=()
+  for k in $(seq "$RUNS"); do
+    for t in 1 2; do
+      read -r c w <<< "$(measure "${name}_${t}_$k" "$@" --threads "$t")"
+      if [ "$t" = 1 ]; then w1+=("$w") c1+=("$c"); else w2+=("$w") c2+=("$c"); fi
+    done
+  done
+  W1=$(median "${w1[@]}") W2=$(median "${w2[@]}") C1=$(median "${c1[@]}") C2=$(median "${c2[@]}")
+  RUNS1=$(IFS=,; echo "${w1[*]}" | sed 's/,/, /g') RUNS2=$(IFS=,; echo "${w2[*]}" | sed 's/,/, /g')
+}
+
 rows=()
 row() { rows+=("$(printf '| %s | %s | %s | %s | %s |' "$@")"); }
 
@@ -46,13 +68,14 @@ row "perft (2;8;10) depth 7, 1 thread: CPU s" "$c_old" "$c_new" "$(ratio "$c_new
 read -r c_p2 w_p2 <<< "$(measure p7two "$pb" perft --field 2,8,10 --depth 7 --threads 2)"
 row "perft (2;8;10) depth 7: wall s, 1 thread vs 2 (new)" "$w_new" "$w_p2" "$(ratio "$w_p2" "$w_new")" \
   "CPU $c_new vs $c_p2 s"
-read -r c_p8 w_p8 <<< "$(measure p8 "$pb" perft --field 2,8,10 --depth 8 --threads 2)"
-row "perft (2;8;10) depth 8, 2 threads: wall s" "-" "$w_p8" "-" "CPU $c_p8 s; perft(8) = $(last_seq p8)"
-read -r c_p81 w_p81 <<< "$(measure p81 "$pb" perft --field 2,8,10 --depth 8 --threads 1)"
-[ "$(last_seq p8)" = "$(last_seq p81)" ] || { echo "bench_enumerate.sh: perft(8) differs with 1 and 2 threads" >&2; exit 1; }
-row "perft (2;8;10) depth 8: wall s, 1 thread vs 2 (new)" "$w_p81" "$w_p8" "$(ratio "$w_p8" "$w_p81")" \
-  "speed-up $(ratio "$w_p81" "$w_p8"); CPU $c_p81 vs $c_p8 s"
-
+alternate p8 "$pb" perft --field 2,8,10 --depth 8
+for f in "$work"/p8_*.out; do
+  [ "$(last_seq p8_2_1)" = "$(last_seq "$(basename "$f" .out)")" ] ||
+    { echo "bench_enumerate.sh: perft(8) differs between runs or thread counts" >&2; exit 1; }
+done
+row "perft (2;8;10) depth 8, 2 threads: wall s (median of $RUNS)" "-" "$W2" "-" "CPU $C2 s; perft(8) = $(last_seq p8_2_1)"
+row "perft (2;8;10) depth 8: wall s, 1 thread vs 2 (new; medians of $RUNS runs in turn)" "$W1" "$W2" "$(ratio "$W2" "$W1")" \
+  "speed-up $(ratio "$W1" "$W2"); CPU $C1 vs $C2 s; wall runs: $RUNS1 (1 thread), $RUNS2 (2)"
 for t in 1 2; do
   read -r c w <<< "$(measure e_old$t "$old" enumerate --field 2,4,4 --depth 5 --threads $t --quiet --checkpoint "$work/ck")"
   eval "ce_old$t=$c we_old$t=$w"
@@ -70,13 +93,12 @@ read -r c_g_new w_g_new <<< "$(measure g_new "$pb" enumerate --field 2,2,4 --thr
 cmp -s "$work/g_old.out" "$work/g_new.out" || { echo "bench_enumerate.sh: old and new (2;2;4) games differ" >&2; exit 1; }
 row "enumerate (2;2;4) whole games, 1 thread: CPU s" "$c_g_old" "$c_g_new" "$(ratio "$c_g_new" "$c_g_old")" \
   "wall $w_g_old vs $w_g_new s (the turn walk's speed)"
-for t in 1 2; do
-  read -r c w <<< "$(measure e6_$t "$pb" enumerate --field 2,4,4 --depth 6 --threads $t --quiet)"
-  eval "ce6_$t=$c we6_$t=$w"
+alternate e6 "$pb" enumerate --field 2,4,4 --depth 6 --quiet
+for f in "$work"/e6_*.out; do
+  cmp -s "$work/e6_1_1.out" "$f" || { echo "bench_enumerate.sh: depth 6 differs between runs or thread counts" >&2; exit 1; }
 done
-cmp -s "$work/e6_1.out" "$work/e6_2.out" || { echo "bench_enumerate.sh: depth 6, 1 and 2 threads differ" >&2; exit 1; }
-row "enumerate (2;4;4) depth 6 (new): wall s, 1 thread vs 2" "$we6_1" "$we6_2" "$(ratio "$we6_2" "$we6_1")" \
-  "speed-up $(ratio "$we6_1" "$we6_2"); CPU $ce6_1 vs $ce6_2 s"
+row "enumerate (2;4;4) depth 6 (new): wall s, 1 thread vs 2 (medians of $RUNS runs in turn)" "$W1" "$W2" "$(ratio "$W2" "$W1")" \
+  "speed-up $(ratio "$W1" "$W2"); CPU $C1 vs $C2 s; wall runs: $RUNS1 (1 thread), $RUNS2 (2)"
 # (2;4;4) whole games: ten minutes on 2 threads, and the depths finished in
 # them (the run stops at the limit with status 3; its rows say how far it got).
 read -r c_w w_w <<< "$(measure w244 "$pb" enumerate --field 2,4,4 --threads 2 --time-limit 600 --memory 16G --quiet --checkpoint "$work/ck")"
@@ -95,7 +117,8 @@ table=$("$pb" bench --enumerate --threads 2)
   echo "- machine: $machine"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); load average before: $load0, after the side-by-side runs: $load1"
   echo
-  echo "Side by side, one run each (\`/usr/bin/time\`: CPU = user + system seconds;"
+  echo "Side by side, one run each, but $RUNS of each thread count, in turn, where 1"
+  echo "thread is set against 2 (medians; \`/usr/bin/time\`: CPU = user + system seconds;"
   echo "wall = elapsed).  On a machine shared with other jobs the wall times and the"
   echo "speed-ups depend on the load (above); the CPU times much less."
   echo "*perft* counts depth-first over each turn's distinct outcomes (\`pb_perft_count\`),"
