@@ -138,8 +138,10 @@ run_kept() {
     ticker=$!
     # --time-limit stops the run cleanly (exit 3) with what it finished;
     # timeout is only the backstop.
+    # The standard error of every sitting is kept (appended): the layers or
+    # depths a resumed run found in earlier sittings still count in its row.
     (cd "$DIR" && timeout --foreground $((left + 120)) "$BIN" "${sub[@]}" "$@" --time-limit "$left" \
-        "${extra[@]}" > "$DIR/out.txt" 2> "$DIR/err.txt")
+        "${extra[@]}" > "$DIR/out.txt" 2>> "$DIR/err.txt")
     RC=$?
     kill "$ticker" 2> /dev/null; wait "$ticker" 2> /dev/null
     awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' > "$DIR/spent"
@@ -197,7 +199,9 @@ enum_parse() {
 tb_parse() {
     E_STATUS="" E_DEPTH="" E_POS="" E_GAMES="" E_TOP="" E_BOTTOM="" E_DRAWS="" E_PEAK=""
     local o="$DIR/out.txt" e="$DIR/err.txt" layer
-    layer=$(sed -n 's/^tb: layer \([0-9]*\): [0-9]* classes (forward).*/\1/p' "$e" | tail -1)
+    # The deepest layer found, this sitting or before ("forward, found
+    # before": a resumed build), a last empty one not counted.
+    layer=$(sed -n 's/^tb: layer \([0-9]*\): [1-9][0-9]* classes (forward[,)].*/\1/p' "$e" | sort -n | tail -1)
     if [ "$RC" -eq 0 ] && grep -q '^games .* complete games' "$o"; then
         E_STATUS=complete
         E_DEPTH=$(sed -n 's/^layers *[0-9]*\.\.\([0-9]*\),.*/\1/p' "$o")
