@@ -40,7 +40,6 @@ last_seq() { awk '$1 ~ /^[0-9]+$/ { s = $2 } END { print s }' "$work/$1.out"; }
 # The 1-thread against 2-thread rows: RUNS runs of each, in turn (1, 2,
 # 1, 2, ...), so that a change of load falls on both; medians.
 RUNS=3
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 # alternate NAME PROGRAM ARGS...: sets W1 W2 (median wall seconds of 1 and
 # 2 threads), C1 C2 (median CPU seconds), RUNS1 RUNS2 (the wall seconds of
 # every run); the outputs are kept as NAME_T_K.out.
@@ -54,7 +53,7 @@ alternate() {
       if [ "$t" = 1 ]; then w1+=("$w") c1+=("$c"); else w2+=("$w") c2+=("$c"); fi
     done
   done
-  W1=$(median "${w1[@]}") W2=$(median "${w2[@]}") C1=$(median "${c1[@]}") C2=$(median "${c2[@]}")
+  W1=$(pb_median "${w1[@]}") W2=$(pb_median "${w2[@]}") C1=$(pb_median "${c1[@]}") C2=$(pb_median "${c2[@]}")
   RUNS1=$(IFS=,; echo "${w1[*]}" | sed 's/,/, /g') RUNS2=$(IFS=,; echo "${w2[*]}" | sed 's/,/, /g')
 }
 

@@ -50,7 +50,6 @@ run() {
   echo "$value $nodes $(echo "$u + $s" | bc -l) $(echo "$m / 1024" | bc)"
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date +%s)
@@ -66,7 +65,7 @@ for entry in "${positions[@]}"; do
     # Repeat only the quick ones: the median of three damps a noisy machine.
     if [ "$(echo "$pc + $ac > 5" | bc -l)" = 1 ]; then break; fi
   done
-  pc=$(median "${pn_cpu[@]}"); ac=$(median "${ab_cpu[@]}")
+  pc=$(pb_median "${pn_cpu[@]}"); ac=$(pb_median "${ab_cpu[@]}")
   agree=yes
   if [ "$pv" != unknown ] && [ "$av" != unknown ] && [ "$pv" != "$av" ]; then agree=NO; status=1; fi
   ratio=-

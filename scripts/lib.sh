@@ -103,3 +103,6 @@ pb_bench_record() {
     *) echo "pb_bench_record: no record $1" >&2; return 2 ;;
   esac
 }
+
+# pb_median NUMBER...: the median (of an even count, the lower middle one).
+pb_median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
