@@ -23,7 +23,8 @@
 #       checkpoint or layer files): the script run again with the same
 #       options and program reuses the finished runs and resumes the one it
 #       was stopped in (Ctrl-C, SIGTERM, kill -9, a lost session) with the
-#       rest of its time limit, so a long table can be made in several sittings
+#       rest of its time limit (the work it kept is charged, not a pass
+#       dropped by the stop), so a long table can be made in several sittings
 #
 # Fields: G <= W, all even, W and L up to 8 (those the rule set allows), ordered by their number of
 # lattice cells, then W, then G, every rule set at one size before the
@@ -97,6 +98,13 @@ dominated() {   # key g w l: a field of the same goal, no wider and no longer, f
         '$1 == k && $2 == g && $3 <= w && $4 <= l { found = 1 } END { exit !found }' "$FAILED"
 }
 
+# kept_spent SPENT T0: SPENT plus the seconds from T0 (this sitting's start)
+# to the newest file written in $DIR/ck since then (none: nothing added).
+kept_spent() {
+    find "$DIR/ck" -type f ! -name '*.tmp' -printf '%T@\n' 2> /dev/null |
+        awk -v s="$1" -v a="$2" '$1 > a && $1 - a > d { d = $1 - a } END { printf "%.1f\n", s + d }'
+}
+
 # run_kept KIND LIMIT ARGS...: runs `paperball enumerate ARGS` (KIND
 # enumerate) or `paperball tb build --games ARGS` (KIND tb) with
 # --time-limit what is left of LIMIT, in a directory of its own, DIR:
@@ -104,6 +112,12 @@ dominated() {   # key g w l: a field of the same goal, no wider and no longer, f
 # had so far, rewritten every 10 s) and, once it is over, rc.  Sets DIR and
 # RC; KEPT=1 when the run was over in an earlier sitting.  When the script
 # is stopped meanwhile, it leaves (status 3), keeping ck/ and spent.
+# A sitting that is stopped counts only up to the last file it wrote in ck/
+# (a finished depth's checkpoint, a layer file, a layer's games): the pass
+# in progress is dropped by the program, and its seconds are not charged to
+# the field, so a field resumed after a stop still gets its whole limit for
+# the work it keeps.  (Before, a pass of half an hour lost to a stop was
+# charged, and the resumed field had half an hour less for that pass.)
 run_kept() {
     local kind=$1 limit=$2
     shift 2
@@ -131,9 +145,10 @@ run_kept() {
         compgen -G "$DIR/ck/*.ckpt" > /dev/null && extra+=(--resume)
     fi
     t0=$(date +%s.%N)
+    # Rewritten while the program runs as what a stop now would keep (a kill
+    # -9 of the script leaves that).
     (while sleep 10; do
-        awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' \
-            > "$DIR/spent.tmp" && mv -f "$DIR/spent.tmp" "$DIR/spent"
+        kept_spent "$spent" "$t0" > "$DIR/spent.tmp" && mv -f "$DIR/spent.tmp" "$DIR/spent"
     done) &
     ticker=$!
     # --time-limit stops the run cleanly (exit 3) with what it finished;
@@ -146,12 +161,14 @@ run_kept() {
     kill "$ticker" 2> /dev/null; wait "$ticker" 2> /dev/null
     awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' > "$DIR/spent"
     # Stopped before its time was up (the script itself was stopped): the
-    # checkpoint or layers and the seconds stay for the next run.
+    # checkpoint or layers and the seconds of the work they hold stay for
+    # the next run.
     # (--foreground: a signal to the script's process group reaches the
     # program too, which stops cleanly with status 3.)
     if { [ $RC -eq 3 ] || [ $RC -eq 130 ] || [ $RC -eq 143 ]; } && { [ -e "$WORK/stopped" ] ||
         awk -v l="$limit" -v s="$(cat "$DIR/spent")" 'BEGIN { exit !(s < l - 5) }'; }; then
-        echo "enumeration_tables: stopped in $NAME after $(cat "$DIR/spent") s;${KEEP:+ run again with -k $KEEP to go on}" >&2
+        kept_spent "$spent" "$t0" > "$DIR/spent"
+        echo "enumeration_tables: stopped in $NAME after $(cat "$DIR/spent") s of kept work;${KEEP:+ run again with -k $KEEP to go on}" >&2
         : > "$WORK/stopped"
         exit 3
     fi

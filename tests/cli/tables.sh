@@ -1,8 +1,9 @@
 #!/bin/bash
 # tables.sh - scripts/enumeration_tables.sh, the script that writes
 # results/enumeration.md, on tiny limits: its counts against perft, the rule
-# sets one after another, a kept run reused, and a program whose two
-# methods disagree making it fail.
+# sets one after another, a kept run reused, a stopped run charged only
+# for the work it kept, and a program whose two methods disagree making it
+# fail.
 # Usage: bash tables.sh /path/to/paperball   (run in a scratch directory)
 set -u
 . "$(dirname "$0")/lib/check.sh"
@@ -60,6 +61,38 @@ tables bad keep-bad "$W/off-by-one"
 check "two methods that differ: status" 1 $?
 contains "two methods that differ: the row says so" "enumerate: DIFFERENT" "$(grep '^| book | (2;2;2) |' bad/enumeration.md)"
 contains "two methods that differ: said on stderr" "the two methods differ" "$(cat bad.err)"
+
+# A sitting stopped in a pass is charged only up to the last file it kept.
+# A wrapper program whose tablebase build writes a layer file after a
+# second and then works on (a pass that will be dropped) until SIGTERM;
+# the script is stopped some 4 s after the file: charged about 1 s, not 5.
+cat > slow-pass << EOF
+#!/bin/bash
+if [ "\$1" = tb ]; then
+    out=
+    while [ \$# -gt 0 ]; do [ "\$1" = --out ] && out=\$2; shift; done
+    trap 'exit 3' TERM
+    sleep 1
+    echo layer > "\$out.k1"
+    : > "$W/written"
+    sleep 60 &
+    wait
+    exit 3
+fi
+exec "$pb" "\$@"
+EOF
+chmod +x slow-pass
+setsid bash "$script" -t 60 -c 2 -T 120 -j 1 -m 1G -b "$W/slow-pass" -o stop -k keep-stop 2> stop.err &
+spid=$!
+for _ in $(seq 100); do [ -e written ] && break; sleep 0.2; done
+sleep 4
+kill -TERM -- "-$spid"
+wait "$spid"
+check "stopped in a pass: status" 3 $?
+spent=$(cat keep-stop/*/spent)
+contains "stopped in a pass: said" "stopped in book (2;2;2) after $spent s of kept work" "$(cat stop.err)"
+check "stopped in a pass: only the kept work charged (about 1 s, not 5)" yes \
+    "$(awk -v s="$spent" 'BEGIN { print (s >= 0.9 && s < 3.5) ? "yes" : "no: " s }')"
 
 # No program: one line, status 2.
 bash "$script" -b "$W/nothing" -o none 2> none.err
