@@ -33,6 +33,9 @@ check "book (2;2;2): Top wins + Bottom wins = games" "$games" "$((top + bottom))
 contains "book (2;2;2): the second method agrees" "enumerate: the same" "$row"
 check "CSV: one line per row and a header" \
     "$(($(grep -c '^| [a-z]* | (' one/enumeration.md) + 1))" "$(wc -l < one/enumeration.csv)"
+check "CSV: the program's version on the row" "\"$("$pb" --version)\"" \
+    "$(grep '^book,2,2,2,' one/enumeration.csv | awk -F, '{ print $NF }')"
+contains "the table names the program" "program: \`$("$pb" --version)\`" "$(cat one/enumeration.md)"
 
 # The rows of each rule set together, in the order book, hockey, triple
 # (the fields themselves are tried size by size, every rule set in turn).
