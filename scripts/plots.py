@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """plots.py - SVG plots of the results tables (standard library only).
 
-Reads results/solved.csv and results/depths.csv (written by
+Reads results/solved.csv, results/enumeration.csv and results/depths.csv (written by
 scripts/plots.sh) and writes into results/img/:
   solved-map-RULES.svg   the solved frontier of one rule variant: a grid of
                          width W x length L, each cell split into stripes
@@ -10,6 +10,8 @@ scripts/plots.sh) and writes into results/img/:
                          by the time limit; blank = not tried
   enumeration-growth.svg positions and turn sequences per depth, log scale
   solve-time.svg         solve time against field area W*L, log scale
+  enumeration-map.svg    from results/enumeration.csv: the fields whose whole
+                         games are counted, per rule set, by order of magnitude
 Usage: scripts/plots.py ROOT COMMIT   (ROOT: the repository)
 Every SVG says in its <desc> which table and commit it was drawn from."""
 import csv
@@ -209,12 +211,101 @@ def solve_time(rows):
     write("solve-time.svg", out)
 
 
+def enumeration_map(rows):
+    """Which fields' whole games are counted: one panel per rule set (hockey
+    with dead ends drawn, per setback), width across, length down, each cell
+    split into goal widths; green by the order of magnitude of the games."""
+    panels = [("book", lambda r: r["rules"] == "book"),
+              ("hockey S=0", lambda r: r["rules"] == "hockey" and r["setback"] == "0" and r["dead_end"] in ("draw", "")),
+              ("hockey S=1", lambda r: r["rules"] == "hockey" and r["setback"] == "1" and r["dead_end"] in ("draw", "")),
+              ("triple", lambda r: r["rules"] == "triple")]
+    games = [int(r["games"]) for r in rows if r["status"] == "complete" and r["games"]]
+    top = max(1, math.ceil(math.log10(max(games)))) if games else 1
+    lo_rgb, hi_rgb = (0xd9, 0xf0, 0xd3), (0x1b, 0x5e, 0x20)
+
+    def green(n):
+        t = min(1.0, max(0.0, math.log10(max(1, n)) / top))
+        return "#%02x%02x%02x" % tuple(round(a + (b - a) * t) for a, b in zip(lo_rgb, hi_rgb)), t
+    u, ox, oy, gap = 52, 70, 96, 56
+    size = 4
+    pw = size * u
+    width, height = ox + len(panels) * (pw + gap), oy + size * u + 120
+    limit = next((r["status"].split()[1] for r in rows if r["status"].startswith("over ") and
+                  r["status"].split()[1].isdigit()), "")
+    title = "Whole games counted" + (f" in {limit} s per field" if limit else "")
+    out = svg_open(width, height, title, "results/enumeration.csv")
+    for n, (name, pick) in enumerate(panels):
+        px = ox + n * (pw + gap)
+        out.append(f'<text x="{px + pw / 2}" y="{oy - 40}" text-anchor="middle" font-size="13" '
+                   f'font-weight="bold">{escape(name)}</text>')
+        for i in range(size):
+            out.append(f'<text x="{px + i * u + u / 2}" y="{oy - 8}" text-anchor="middle" font-size="11">{2 * i + 2}</text>')
+            out.append(f'<text x="{px - 8}" y="{oy + i * u + u / 2 + 4}" text-anchor="end" font-size="11">{2 * i + 2}</text>')
+        out.append(f'<text x="{px + pw / 2}" y="{oy - 22}" text-anchor="middle" font-size="11" fill="#444">width W</text>')
+        cells = {}
+        for r in rows:
+            if pick(r):
+                cells[(int(r["goal"]), int(r["width"]), int(r["length"]))] = r
+        for i in range(size):
+            for j in range(size):
+                w, l = 2 * i + 2, 2 * j + 2
+                x, y = px + i * u, oy + j * u
+                goals = list(range(2, w + 1, 2))
+                sw = u / len(goals)
+                for k, g in enumerate(goals):
+                    r = cells.get((g, w, l))
+                    if r is None:
+                        continue
+                    gx, st = x + k * sw, r["status"]
+                    if st == "complete":
+                        fill, t = green(int(r["games"]))
+                        label, tc = str(len(r["games"]) - 1), "#fff" if t > 0.55 else "#000"
+                        tip = f'complete: {r["games"]} games, {r["seconds"]} s'
+                    elif st.startswith("over --memory"):
+                        fill, label, tc, tip = "#d9c8e8", "M", "#000", st
+                    elif st.startswith("over"):
+                        fill, label, tc, tip = "#f8d9b0", "…", "#000", st
+                    else:
+                        fill, label, tc, tip = "#fff", "–", "#888", st
+                    out.append(f'<rect class="cell" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" fill="{fill}">'
+                               f'<title>{escape(name)} ({g};{w};{l}) {escape(tip)}</title></rect>')
+                    out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 4}" text-anchor="middle" '
+                               f'font-size="{10 if len(label) > 1 else 12}" fill="{tc}">{escape(label)}</text>')
+                out.append(f'<rect x="{x}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
+    out.append(f'<text x="{ox - 44}" y="{oy + pw / 2}" text-anchor="middle" font-size="11" fill="#444" '
+               f'transform="rotate(-90 {ox - 44} {oy + pw / 2})">length L</text>')
+    ly = oy + pw + 32
+    x = ox - 40
+    for e in range(0, top + 1, max(1, top // 6)):
+        fill, t = green(10 ** e)
+        out.append(f'<rect x="{x}" y="{ly - 12}" width="24" height="16" fill="{fill}" stroke="#999"/>'
+                   f'<text x="{x + 12}" y="{ly}" text-anchor="middle" font-size="10" fill="{"#fff" if t > 0.55 else "#000"}">{e}</text>')
+        x += 28
+    out.append(f'<text x="{x + 4}" y="{ly}" font-size="12">complete: n = the games are 10^n to 10^(n+1)</text>')
+    x = ox - 40
+    ly += 26
+    for fill, label, text in (("#f8d9b0", "…", "over the time limit"), ("#d9c8e8", "M", "over the memory budget"),
+                              ("#fff", "–", "not tried (the script's time budget)")):
+        out.append(f'<rect x="{x}" y="{ly - 12}" width="16" height="16" fill="{fill}" stroke="#999"/>'
+                   f'<text x="{x + 8}" y="{ly}" text-anchor="middle" font-size="11">{label}</text>'
+                   f'<text x="{x + 22}" y="{ly}" font-size="12">{text}</text>')
+        x += 60 + 7 * len(text)
+    out.append(f'<text x="{ox - 40}" y="{ly + 26}" font-size="11" fill="#444">Each cell is split into goal widths '
+               'G = 2, 4, ..., W (left to right); blank: not tried, as a field of the same goal, no wider and no '
+               'longer, did not finish (or the rule set has no such field).</text>')
+    write("enumeration-map.svg", out)
+
+
 def main():
     os.makedirs(IMG, exist_ok=True)
     with open(os.path.join(ROOT, "results", "solved.csv")) as f:
         rows = list(csv.DictReader(f))
     solved_maps(rows)
     solve_time(rows)
+    enum_csv = os.path.join(ROOT, "results", "enumeration.csv")
+    if os.path.exists(enum_csv):
+        with open(enum_csv) as f:
+            enumeration_map(list(csv.DictReader(f)))
     depths_csv = os.path.join(ROOT, "results", "depths.csv")
     if os.path.exists(depths_csv):
         with open(depths_csv) as f:

@@ -1,0 +1,57 @@
+#!/bin/bash
+# plots.sh - scripts/plots.py, which draws the pictures of results/plots.md,
+# on tables written here: the map of the fields whose whole games are
+# counted (a cell per goal width, its colour and number by the order of
+# magnitude of the games, over-limit and over-memory marks), and the solved
+# map beside it.
+# Usage: bash plots.sh /path/to/paperball   (run in a scratch directory; the
+# program is not used: the tables are written here)
+set -u
+. "$(dirname "$0")/lib/check.sh"
+plots=$(cd "$(dirname "$0")/../.." && pwd)/scripts/plots.py
+command -v python3 > /dev/null || skip "no python3"
+mkdir -p root/results/img
+cd root || exit 1
+cat > results/solved.csv << 'EOF'
+rules,field,status,value,seconds
+book,(2;2;2),solved,win,0.002
+book,(2;2;4),unknown,,600
+EOF
+# Games by hand: 165350 is 10^5 to 10^6 (n = 5); 9,223,497,835,170 is 10^12
+# to 10^13 (n = 12).
+cat > results/enumeration.csv << 'EOF'
+rules,goal,width,length,setback,dead_end,status,depth,positions,games,top_wins,bottom_wins,draws,seconds
+book,2,2,2,,,complete,3,161,165350,66215,99135,0,0.1
+book,2,2,6,,,complete,7,12408163,9223497835170,1,2,0,858.3
+book,4,4,2,,,over 3600 s (layers to 9 found),,,,,,,3600.0
+book,6,6,2,,,over --memory 16G (layers to 11 found),,,,,,,3602.0
+hockey,2,2,4,0,draw,complete,5,46205,1291047502,1,2,3,3.9
+hockey,2,2,4,0,loss,complete,5,46205,1291047502,1,2,0,3.9
+hockey,2,4,4,1,,not tried,,,,,,,
+triple,2,2,2,,,complete,1,1,6,3,3,0,0.1
+EOF
+python3 "$plots" "$PWD" abc123 > out.txt 2> err.txt
+check "plots.py: status" 0 $?
+contains "the map written" "wrote results/img/enumeration-map.svg" "$(cat out.txt)"
+svg=$(cat results/img/enumeration-map.svg)
+contains "the time limit in the title" "Whole games counted in 3600 s per field" "$svg"
+contains "the table and commit named" "from results/enumeration.csv (commit abc123)" "$svg"
+# The cell of each field: its tooltip, then its label.
+cell() { # NAME: the label drawn right after the cell whose tooltip has NAME
+    grep -F -A1 "$1" results/img/enumeration-map.svg | sed -n '2s/.*>\([^<]*\)<\/text>.*/\1/p'
+}
+check "book (2;2;2): n = 5" 5 "$(cell 'book (2;2;2) complete: 165350 games')"
+check "book (2;2;6): n = 12" 12 "$(cell 'book (2;2;6) complete: 9223497835170 games')"
+check "book (4;4;2): over the time limit" "…" "$(cell 'book (4;4;2) over 3600 s')"
+check "book (6;6;2): over the memory budget" M "$(cell 'book (6;6;2) over --memory 16G')"
+check "hockey S=0 (2;2;4): n = 9, one cell (dead ends drawn)" 9 "$(cell 'hockey S=0 (2;2;4) complete')"
+check "hockey S=1 (2;4;4): not tried" "–" "$(cell 'hockey S=1 (2;4;4) not tried')"
+check "triple (2;2;2): n = 0" 0 "$(cell 'triple (2;2;2) complete: 6 games')"
+check "one cell per field drawn" 7 "$(grep -c '<rect class="cell"' results/img/enumeration-map.svg)"
+# The darker the cell, the more games: (2;2;6) darker than (2;2;2).
+fill() { grep -F "$1" results/img/enumeration-map.svg | sed -n 's/.*fill="#\(..\).*/\1/p' | head -1; }
+check "more games, a darker green" yes \
+    "$([ $((16#$(fill 'book (2;2;6)'))) -lt $((16#$(fill 'book (2;2;2)'))) ] && echo yes || echo no)"
+contains "the solved map written" "wrote results/img/solved-map-book.svg" "$(cat out.txt)"
+contains "the solved map: an unsolved field marked" '<title>(2;2;4) unknown ' "$(cat results/img/solved-map-book.svg)"
+finish
