@@ -1,0 +1,69 @@
+#!/bin/bash
+# solve_tables.sh - scripts/solve_tables.sh, the script that writes
+# results/solved.md and .csv, on tiny limits (1 s a field, sides up to 6),
+# in a copy of the scripts so that the repository's results stay as they
+# are: the values it records against the tablebase (a second, retrograde
+# method) and, for triple, against alpha-beta; a field over the limit
+# recorded as stopped, after which its rule set stops (--misses 1); the
+# largest fields solved named at the top.
+# Usage: bash solve_tables.sh /path/to/paperball   (run in a scratch directory)
+set -u
+. "$(dirname "$0")/lib/check.sh"
+src=$(cd "$(dirname "$0")/../.." && pwd)/scripts
+command -v python3 > /dev/null || skip "no python3"
+mkdir -p repo/results
+cp -r "$src" repo/
+ours() { cat "$(dirname "$src")/results/solved.csv" "$(dirname "$src")/results/solved.md" 2> /dev/null | cksum; }
+before=$(ours)
+bash repo/scripts/solve_tables.sh --time-limit 1 --max-side 6 --misses 1 --build "$(dirname "$pb")" 2> tables.err
+check "script: status" 0 $?
+csv=repo/results/solved.csv
+md=repo/results/solved.md
+# value_of VARIANT FIELD: the value the table gives ("VARIANT",(G;W;L),status,value,...)
+value_of() {
+    python3 -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["rules"] == sys.argv[2] and r["field"] == sys.argv[3]:
+        print(r["status"], r["value"])' "$csv" "$1" "$2"
+}
+# The start's value by the tablebase (built backward from every game's end).
+tb_value() { # OPTIONS... FIELD
+    local f=${*: -1} out
+    out=tb-$RANDOM.pbt
+    "$pb" tb build "${@:1:$#-1}" --field "$f" --out "$out" > /dev/null 2>&1 &&
+        "$pb" tb probe "$out" | sed -n 's/^value *\([a-z]*\) .*/\1/p'
+}
+while IFS='|' read -r variant opts; do
+    for f in "2;2;2" "2;4;2" "4;4;2" "2;2;4"; do
+        got=$(value_of "$variant" "($f)")
+        # shellcheck disable=SC2086
+        "$pb" info $opts --field "$f" > /dev/null 2>&1 || continue # no such field in the variant
+        # shellcheck disable=SC2086
+        check "$variant ($f): the tablebase's value" "solved $(tb_value $opts "${f//;/,}")" "$got"
+    done
+done << 'EOF'
+book|--rules book
+hockey S=1, dead end draws|--rules hockey --setback 1 --dead-end draw
+hockey S=1, dead end loses|--rules hockey --setback 1 --dead-end loss
+hockey S=0, dead end draws|--rules hockey --setback 0 --dead-end draw
+hockey S=0, dead end loses|--rules hockey --setback 0 --dead-end loss
+EOF
+# Triple has no tablebase: alpha-beta, the other search.
+for f in "2;4;4" "4;4;4" "2;4;6"; do
+    check "triple ($f): alpha-beta's value" \
+        "solved $("$pb" solve --rules triple --field "$f" --algo ab --json --quiet | python3 -c 'import json, sys; print(json.load(sys.stdin)["value"])')" \
+        "$(value_of triple "($f)")"
+done
+# book (2;6;4) takes seconds (11M nodes with --first-turns): over 1 s,
+# recorded as stopped, and with --misses 1 no book field after it.
+check "book (2;6;4): stopped at the limit" "stopped unknown" "$(value_of book "(2;6;4)")"
+check "book: nothing after the field that stopped" '"(2;6;4)"' \
+    "$(python3 -c '
+import csv, sys
+print("\"%s\"" % [r["field"] for r in csv.DictReader(open(sys.argv[1])) if r["rules"] == "book"][-1])' "$csv")"
+# The largest solved book fields (area 16: (2;4;4), (4;4;4)) named at the top.
+contains "largest book fields named" "- book: (2;4;4) $(value_of book "(2;4;4)" | cut -d' ' -f2), (4;4;4) $(value_of book "(4;4;4)" | cut -d' ' -f2)" "$(cat "$md")"
+check "a table row per CSV row" "$(($(wc -l < "$csv") - 1))" "$(grep -c '^| (' "$md")"
+check "the repository's results untouched" "$before" "$(ours)"
+finish
