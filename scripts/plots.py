@@ -54,6 +54,25 @@ def field_gwl(text):
     return g, w, l
 
 
+def grid_cells(cols, nrows, u, ox, oy, cells):
+    """The cells of a width x length grid (W = 2, 4, ... across from ox, L
+    down from oy, u wide), each split into stripes for the goal widths G =
+    2, 4, ..., W.  Yields ("stripe", x, y, width, (G, W, L), row) for each
+    stripe whose field has a row in cells, then ("frame", x, y, u, None,
+    None) for the cell."""
+    for i in range(cols):
+        for j in range(nrows):
+            w, l = 2 * i + 2, 2 * j + 2
+            x, y = ox + i * u, oy + j * u
+            goals = list(range(2, w + 1, 2))
+            sw = u / len(goals)
+            for k, g in enumerate(goals):
+                r = cells.get((g, w, l))
+                if r is not None:
+                    yield "stripe", x + k * sw, y, sw, (g, w, l), r
+            yield "frame", x, y, u, None, None
+
+
 def solved_maps(rows):
     variants = []
     for r in rows:
@@ -80,24 +99,16 @@ def solved_maps(rows):
         out.append(f'<text x="{ox + cols * u / 2}" y="{oy - 26}" text-anchor="middle" font-size="12" fill="#444">width W</text>')
         out.append(f'<text x="{ox - 40}" y="{oy + nrows * u / 2}" text-anchor="middle" font-size="12" fill="#444" '
                    f'transform="rotate(-90 {ox - 40} {oy + nrows * u / 2})">length L</text>')
-        for i in range(cols):
-            for j in range(nrows):
-                w, l = 2 * i + 2, 2 * j + 2
-                x, y = ox + i * u, oy + j * u
-                goals = list(range(2, w + 1, 2))
-                sw = u / len(goals)
-                for k, g in enumerate(goals):
-                    r = cells.get((g, w, l))
-                    if r is None:
-                        continue
-                    fill = VALUE_COLOUR.get(r["value"], "#fff") if r["status"] == "solved" else "#fff"
-                    gx = x + k * sw
-                    out.append(f'<rect class="cell {r["status"]}" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
-                               f'fill="{fill}"><title>({g};{w};{l}) {r["status"]} {r["value"]}</title></rect>')
-                    if r["status"] != "solved":
-                        out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 5}" text-anchor="middle" '
-                                   f'font-size="14" font-weight="bold">?</text>')
-                out.append(f'<rect x="{x}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
+        for kind, gx, y, sw, gwl, r in grid_cells(cols, nrows, u, ox, oy, cells):
+            if kind == "frame":
+                out.append(f'<rect x="{gx}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
+                continue
+            fill = VALUE_COLOUR.get(r["value"], "#fff") if r["status"] == "solved" else "#fff"
+            out.append(f'<rect class="cell {r["status"]}" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
+                       f'fill="{fill}"><title>({gwl[0]};{gwl[1]};{gwl[2]}) {r["status"]} {r["value"]}</title></rect>')
+            if r["status"] != "solved":
+                out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 5}" text-anchor="middle" '
+                           f'font-size="14" font-weight="bold">?</text>')
         ly = oy + nrows * u + 30
         x = ox - 40
         for label, col in [("win", VALUE_COLOUR["win"]), ("loss", VALUE_COLOUR["loss"]), ("draw", VALUE_COLOUR["draw"])]:
@@ -246,32 +257,26 @@ def enumeration_map(rows):
         for r in rows:
             if pick(r):
                 cells[(int(r["goal"]), int(r["width"]), int(r["length"]))] = r
-        for i in range(size):
-            for j in range(size):
-                w, l = 2 * i + 2, 2 * j + 2
-                x, y = px + i * u, oy + j * u
-                goals = list(range(2, w + 1, 2))
-                sw = u / len(goals)
-                for k, g in enumerate(goals):
-                    r = cells.get((g, w, l))
-                    if r is None:
-                        continue
-                    gx, st = x + k * sw, r["status"]
-                    if st == "complete":
-                        fill, t = green(int(r["games"]))
-                        label, tc = str(len(r["games"]) - 1), "#fff" if t > 0.55 else "#000"
-                        tip = f'complete: {r["games"]} games, {r["seconds"]} s'
-                    elif st.startswith("over --memory"):
-                        fill, label, tc, tip = "#d9c8e8", "M", "#000", st
-                    elif st.startswith("over"):
-                        fill, label, tc, tip = "#f8d9b0", "…", "#000", st
-                    else:
-                        fill, label, tc, tip = "#fff", "–", "#888", st
-                    out.append(f'<rect class="cell" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" fill="{fill}">'
-                               f'<title>{escape(name)} ({g};{w};{l}) {escape(tip)}</title></rect>')
-                    out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 4}" text-anchor="middle" '
-                               f'font-size="{10 if len(label) > 1 else 12}" fill="{tc}">{escape(label)}</text>')
-                out.append(f'<rect x="{x}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
+        for kind, gx, y, sw, gwl, r in grid_cells(size, size, u, px, oy, cells):
+            if kind == "frame":
+                out.append(f'<rect x="{gx}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
+                continue
+            g, w, l = gwl
+            st = r["status"]
+            if st == "complete":
+                fill, t = green(int(r["games"]))
+                label, tc = str(len(r["games"]) - 1), "#fff" if t > 0.55 else "#000"
+                tip = f'complete: {r["games"]} games, {r["seconds"]} s'
+            elif st.startswith("over --memory"):
+                fill, label, tc, tip = "#d9c8e8", "M", "#000", st
+            elif st.startswith("over"):
+                fill, label, tc, tip = "#f8d9b0", "…", "#000", st
+            else:
+                fill, label, tc, tip = "#fff", "–", "#888", st
+            out.append(f'<rect class="cell" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" fill="{fill}">'
+                       f'<title>{escape(name)} ({g};{w};{l}) {escape(tip)}</title></rect>')
+            out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 4}" text-anchor="middle" '
+                       f'font-size="{10 if len(label) > 1 else 12}" fill="{tc}">{escape(label)}</text>')
     out.append(f'<text x="{ox - 44}" y="{oy + pw / 2}" text-anchor="middle" font-size="11" fill="#444" '
                f'transform="rotate(-90 {ox - 44} {oy + pw / 2})">length L</text>')
     ly = oy + pw + 32

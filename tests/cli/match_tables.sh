@@ -8,12 +8,8 @@
 # Usage: bash match_tables.sh /path/to/paperball   (run in a scratch directory)
 set -u
 . "$(dirname "$0")/lib/check.sh"
-src=$(cd "$(dirname "$0")/../.." && pwd)/scripts
-command -v python3 > /dev/null || skip "no python3"
-mkdir -p repo/results
-cp -r "$src" repo/
-ours() { cat "$(dirname "$src")/results/match.csv" "$(dirname "$src")/results/match.md" 2> /dev/null | cksum; }
-before=$(ours)
+copy_scripts
+before=$(results_sum match.csv match.md)
 bash repo/scripts/match_tables.sh --time-limit 1 --max-side 4 --build "$(dirname "$pb")" 2> tables.err
 check "script: status" 0 $?
 csv=repo/results/match.csv
@@ -41,5 +37,5 @@ while IFS='|' read -r field status gd value single score; do
         "$(echo "$score" | awk -F' : ' '{ print $1 - $2 }')"
 done < rows.txt
 check "fields solved within 1 s: at least the three smallest" yes "$([ "$solved" -ge 3 ] && echo yes || echo no)"
-check "the repository's results untouched" "$before" "$(ours)"
+check "the repository's results untouched" "$before" "$(results_sum match.csv match.md)"
 finish

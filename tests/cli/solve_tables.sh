@@ -9,12 +9,8 @@
 # Usage: bash solve_tables.sh /path/to/paperball   (run in a scratch directory)
 set -u
 . "$(dirname "$0")/lib/check.sh"
-src=$(cd "$(dirname "$0")/../.." && pwd)/scripts
-command -v python3 > /dev/null || skip "no python3"
-mkdir -p repo/results
-cp -r "$src" repo/
-ours() { cat "$(dirname "$src")/results/solved.csv" "$(dirname "$src")/results/solved.md" 2> /dev/null | cksum; }
-before=$(ours)
+copy_scripts
+before=$(results_sum solved.csv solved.md)
 bash repo/scripts/solve_tables.sh --time-limit 1 --max-side 6 --misses 1 --build "$(dirname "$pb")" 2> tables.err
 check "script: status" 0 $?
 csv=repo/results/solved.csv
@@ -65,5 +61,5 @@ print("\"%s\"" % [r["field"] for r in csv.DictReader(open(sys.argv[1])) if r["ru
 # The largest solved book fields (area 16: (2;4;4), (4;4;4)) named at the top.
 contains "largest book fields named" "- book: (2;4;4) $(value_of book "(2;4;4)" | cut -d' ' -f2), (4;4;4) $(value_of book "(4;4;4)" | cut -d' ' -f2)" "$(cat "$md")"
 check "a table row per CSV row" "$(($(wc -l < "$csv") - 1))" "$(grep -c '^| (' "$md")"
-check "the repository's results untouched" "$before" "$(ours)"
+check "the repository's results untouched" "$before" "$(results_sum solved.csv solved.md)"
 finish

@@ -29,3 +29,19 @@ finish() {
   [ "$fails" -eq 0 ]
   exit
 }
+# copy_scripts: a copy of the repository's scripts/ in ./repo, with an empty
+# repo/results, so that a script writing results/ runs there and leaves the
+# repository's results as they are (it finds its results directory beside
+# its own scripts/).  Skips the test without python3, which such scripts use.
+# results_sum FILE...: a checksum of those files of the repository's
+# results/, to show them untouched.
+copy_scripts() {
+  command -v python3 >/dev/null || skip "no python3"
+  mkdir -p repo/results
+  cp -r "$(dirname "${BASH_SOURCE[0]}")/../../../scripts" repo/
+}
+results_sum() {
+  local d f
+  d=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../results" && pwd)
+  for f in "$@"; do cat "$d/$f" 2>/dev/null; done | cksum
+}
