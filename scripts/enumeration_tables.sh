@@ -4,7 +4,8 @@
 # whose whole games (every game played to its end, each bounce route
 # counted) are counted within a time limit, with the command, commit,
 # program (its --version: a table made over several sittings keeps one
-# program, as its kept runs are keyed by it), machine and time of each row.  Two methods count the same thing:
+# program, as its kept runs are keyed by it), machine and time of each row.
+# Two methods count the same thing:
 #   book, hockey: `paperball tb build --games` (backward over the layers of
 #       the tablebase: each position's games from its successors'), then
 #       `paperball enumerate` (forward, depth by depth) as the second
@@ -122,7 +123,7 @@ kept_spent() {
 run_kept() {
     local kind=$1 limit=$2
     shift 2
-    local spent left t0 ticker
+    local spent left t0 ticker had
     local -a sub extra
     DIR=$WORK/run-$kind
     rm -rf "$DIR"
@@ -160,19 +161,20 @@ run_kept() {
         "${extra[@]}" > "$DIR/out.txt" 2>> "$DIR/err.txt")
     RC=$?
     kill "$ticker" 2> /dev/null; wait "$ticker" 2> /dev/null
-    awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }' > "$DIR/spent"
+    had=$(awk -v s="$spent" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", s + b - a }')
     # Stopped before its time was up (the script itself was stopped): the
     # checkpoint or layers and the seconds of the work they hold stay for
     # the next run.
     # (--foreground: a signal to the script's process group reaches the
     # program too, which stops cleanly with status 3.)
     if { [ $RC -eq 3 ] || [ $RC -eq 130 ] || [ $RC -eq 143 ]; } && { [ -e "$WORK/stopped" ] ||
-        awk -v l="$limit" -v s="$(cat "$DIR/spent")" 'BEGIN { exit !(s < l - 5) }'; }; then
+        awk -v l="$limit" -v s="$had" 'BEGIN { exit !(s < l - 5) }'; }; then
         kept_spent "$spent" "$t0" > "$DIR/spent"
         echo "enumeration_tables: stopped in $NAME after $(cat "$DIR/spent") s of kept work;${KEEP:+ run again with -k $KEEP to go on}" >&2
         : > "$WORK/stopped"
         exit 3
     fi
+    echo "$had" > "$DIR/spent"
     echo "$RC" > "$DIR/rc"
     rm -rf "$DIR/ck"
 }

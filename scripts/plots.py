@@ -55,22 +55,30 @@ def field_gwl(text):
 
 
 def grid_cells(cols, nrows, u, ox, oy, cells):
-    """The cells of a width x length grid (W = 2, 4, ... across from ox, L
-    down from oy, u wide), each split into stripes for the goal widths G =
-    2, 4, ..., W.  Yields ("stripe", x, y, width, (G, W, L), row) for each
-    stripe whose field has a row in cells, then ("frame", x, y, u, None,
-    None) for the cell."""
+    """The goal stripes of a width x length grid (W = 2, 4, ... across from
+    ox, L down from oy, cells u wide), each cell split into the goal widths
+    G = 2, 4, ..., W: yields (x, y, width, (G, W, L), row) for each stripe
+    whose field has a row in cells."""
     for i in range(cols):
         for j in range(nrows):
             w, l = 2 * i + 2, 2 * j + 2
-            x, y = ox + i * u, oy + j * u
             goals = list(range(2, w + 1, 2))
             sw = u / len(goals)
             for k, g in enumerate(goals):
                 r = cells.get((g, w, l))
                 if r is not None:
-                    yield "stripe", x + k * sw, y, sw, (g, w, l), r
-            yield "frame", x, y, u, None, None
+                    yield ox + i * u + k * sw, oy + j * u, sw, (g, w, l), r
+
+
+def grid_frames(out, cols, nrows, u, ox, oy, size=12):
+    """The grid's column (W) and row (L) numbers and its cells' frames."""
+    for i in range(cols):
+        out.append(f'<text x="{ox + i * u + u / 2}" y="{oy - 8}" text-anchor="middle" font-size="{size}">{2 * i + 2}</text>')
+    for j in range(nrows):
+        out.append(f'<text x="{ox - 8}" y="{oy + j * u + u / 2 + 4}" text-anchor="end" font-size="{size}">{2 * j + 2}</text>')
+    for i in range(cols):
+        for j in range(nrows):
+            out.append(f'<rect x="{ox + i * u}" y="{oy + j * u}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
 
 
 def solved_maps(rows):
@@ -92,23 +100,17 @@ def solved_maps(rows):
         title = f"Solved fields: {v}"
         width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30, 400), oy + nrows * u + 110
         out = svg_open(width, height, title, "results/solved.csv")
-        for i in range(cols):
-            out.append(f'<text x="{ox + i * u + u / 2}" y="{oy - 8}" text-anchor="middle" font-size="12">{2 * i + 2}</text>')
-        for j in range(nrows):
-            out.append(f'<text x="{ox - 8}" y="{oy + j * u + u / 2 + 4}" text-anchor="end" font-size="12">{2 * j + 2}</text>')
         out.append(f'<text x="{ox + cols * u / 2}" y="{oy - 26}" text-anchor="middle" font-size="12" fill="#444">width W</text>')
         out.append(f'<text x="{ox - 40}" y="{oy + nrows * u / 2}" text-anchor="middle" font-size="12" fill="#444" '
                    f'transform="rotate(-90 {ox - 40} {oy + nrows * u / 2})">length L</text>')
-        for kind, gx, y, sw, gwl, r in grid_cells(cols, nrows, u, ox, oy, cells):
-            if kind == "frame":
-                out.append(f'<rect x="{gx}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
-                continue
+        for gx, y, sw, gwl, r in grid_cells(cols, nrows, u, ox, oy, cells):
             fill = VALUE_COLOUR.get(r["value"], "#fff") if r["status"] == "solved" else "#fff"
             out.append(f'<rect class="cell {r["status"]}" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
                        f'fill="{fill}"><title>({gwl[0]};{gwl[1]};{gwl[2]}) {r["status"]} {r["value"]}</title></rect>')
             if r["status"] != "solved":
                 out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 5}" text-anchor="middle" '
                            f'font-size="14" font-weight="bold">?</text>')
+        grid_frames(out, cols, nrows, u, ox, oy)
         ly = oy + nrows * u + 30
         x = ox - 40
         for label, col in [("win", VALUE_COLOUR["win"]), ("loss", VALUE_COLOUR["loss"]), ("draw", VALUE_COLOUR["draw"])]:
@@ -249,18 +251,12 @@ def enumeration_map(rows):
         px = ox + n * (pw + gap)
         out.append(f'<text x="{px + pw / 2}" y="{oy - 40}" text-anchor="middle" font-size="13" '
                    f'font-weight="bold">{escape(name)}</text>')
-        for i in range(size):
-            out.append(f'<text x="{px + i * u + u / 2}" y="{oy - 8}" text-anchor="middle" font-size="11">{2 * i + 2}</text>')
-            out.append(f'<text x="{px - 8}" y="{oy + i * u + u / 2 + 4}" text-anchor="end" font-size="11">{2 * i + 2}</text>')
         out.append(f'<text x="{px + pw / 2}" y="{oy - 22}" text-anchor="middle" font-size="11" fill="#444">width W</text>')
         cells = {}
         for r in rows:
             if pick(r):
                 cells[(int(r["goal"]), int(r["width"]), int(r["length"]))] = r
-        for kind, gx, y, sw, gwl, r in grid_cells(size, size, u, px, oy, cells):
-            if kind == "frame":
-                out.append(f'<rect x="{gx}" y="{y}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
-                continue
+        for gx, y, sw, gwl, r in grid_cells(size, size, u, px, oy, cells):
             g, w, l = gwl
             st = r["status"]
             if st == "complete":
@@ -277,6 +273,7 @@ def enumeration_map(rows):
                        f'<title>{escape(name)} ({g};{w};{l}) {escape(tip)}</title></rect>')
             out.append(f'<text x="{gx + sw / 2:.1f}" y="{y + u / 2 + 4}" text-anchor="middle" '
                        f'font-size="{10 if len(label) > 1 else 12}" fill="{tc}">{escape(label)}</text>')
+        grid_frames(out, size, size, u, px, oy, 11)
     out.append(f'<text x="{ox - 44}" y="{oy + pw / 2}" text-anchor="middle" font-size="11" fill="#444" '
                f'transform="rotate(-90 {ox - 44} {oy + pw / 2})">length L</text>')
     ly = oy + pw + 32
