@@ -42,8 +42,19 @@ for run in "$from"/*/; do
     mkdir "$to/.$name.tmp"
     # The keep directory's own path, where the program wrote it (a
     # tablebase's file), is written KEEP: no machine's path is kept.
+    # The enumeration's progress lines (one every 2 s: some 180 KB an hour)
+    # are thinned to one in 30 and the last of each depth; no line the
+    # table reads is one of them.
     for f in out.txt err.txt spent rc; do
-        [ -e "$run/$f" ] && sed "s#$src/#KEEP/#g" "$run/$f" > "$to/.$name.tmp/$f"
+        [ -e "$run/$f" ] || continue
+        if [ "$cmd" = save ] && [ $f = err.txt ]; then
+            awk '/^enumerate: depth [0-9]+: [0-9]+\/[0-9]+ expanded / {
+                     if (n++ % 30 == 0) print; else held = $0; next }
+                 { if (held != "") print held; held = ""; n = 0; print }
+                 END { if (held != "") print held }' "$run/$f"
+        else
+            cat "$run/$f"
+        fi | sed "s#$src/#KEEP/#g" > "$to/.$name.tmp/$f"
     done
     mv "$to/.$name.tmp" "$to/$name"
     n=$((n + 1))
@@ -56,7 +67,9 @@ Each directory is one finished run of `scripts/enumeration_tables.sh -k`
 (the program's standard output `out.txt`, its standard error `err.txt`,
 the seconds it had over all sittings `spent`, and its exit status `rc`),
 named by a key of the program's version, method, time limit and arguments
-(where the program wrote a path of the keep directory, it reads `KEEP/`).
+(where the program wrote a path of the keep directory, it reads `KEEP/`;
+of the enumeration's progress lines, written every 2 s, one in 30 and the
+last of each depth are kept).
 They let a table that takes more hours than one sitting go on from another
 machine: `scripts/kept_runs.sh load` puts them back into a keep directory,
 and the table script run again with the same options and a program built

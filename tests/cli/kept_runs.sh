@@ -28,7 +28,20 @@ ran=$(ls keep1 | wc -l)
 mkdir -p keep1/inprogress/ck
 echo 12.5 > keep1/inprogress/spent
 echo layer > keep1/inprogress/ck/field.pbt.L3
+# A finished enumeration with 100 progress lines of one depth (written by
+# hand): lines 1, 31, 61, 91 and 100 kept, and every other line.
+mkdir -p keep1/progress
+echo 0 > keep1/progress/rc
+echo 200.0 > keep1/progress/spent
+{
+    echo "enumerate: depth 7 done: 491292 positions (64456 of depth 6 expanded per s), 1.7 s"
+    for i in $(seq 1 100); do echo "enumerate: depth 8: $i/100 expanded (1/s), 5 positions so far, $i.0 s"; done
+    echo "enumerate: depth 8 done: 1329254 positions (16869 of depth 7 expanded per s), 200.0 s"
+} > keep1/progress/err.txt
 bash "$scripts/kept_runs.sh" save keep1 saved 2> save.err
+check "save: progress lines thinned" "$(printf '%s\n' 'depth 7 done' 1/100 31/100 61/100 91/100 100/100 'depth 8 done')" \
+    "$(grep -o 'depth [0-9] done\|[0-9]*/100' saved/progress/err.txt)"
+rm -r keep1/progress saved/progress
 check "save: status" 0 $?
 check "save: every finished run" "$ran" "$(ls saved | grep -vc README.md)"
 check "save: not the run in progress" "" "$(ls saved | grep inprogress)"
