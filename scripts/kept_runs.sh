@@ -38,7 +38,9 @@ for run in "$from"/*/; do
     name=$(basename "$run")
     [ -s "$run/rc" ] || continue
     [ -e "$to/$name" ] && continue
-    # Copied into a temporary name first: a run in DIR is always whole.
+    # Copied into a temporary name first: a run in DIR is always whole (a
+    # copy cut short by a stop is begun again).
+    rm -rf "$to/.$name.tmp"
     mkdir "$to/.$name.tmp"
     # The keep directory's own path, where the program wrote it (a
     # tablebase's file), is written KEEP: no machine's path is kept.

@@ -38,7 +38,10 @@ echo 200.0 > keep1/progress/spent
     for i in $(seq 1 100); do echo "enumerate: depth 8: $i/100 expanded (1/s), 5 positions so far, $i.0 s"; done
     echo "enumerate: depth 8 done: 1329254 positions (16869 of depth 7 expanded per s), 200.0 s"
 } > keep1/progress/err.txt
+# A copy of it cut short by an earlier stop: begun again.
+mkdir -p saved/.progress.tmp
 bash "$scripts/kept_runs.sh" save keep1 saved 2> save.err
+check "save: no copy cut short left" "" "$(ls -A saved | grep tmp)"
 check "save: progress lines thinned" "$(printf '%s\n' 'depth 7 done' 1/100 31/100 61/100 91/100 100/100 'depth 8 done')" \
     "$(grep -o 'depth [0-9] done\|[0-9]*/100' saved/progress/err.txt)"
 rm -r keep1/progress saved/progress
