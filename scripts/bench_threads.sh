@@ -27,7 +27,7 @@ positions=("book (2;4;6) start|--field 2,4,6"
            "book (2;6;8) after 20 turns|--field 2,6,8 --memory 2G --record-file $work/r20.txt")
 [ "$quick" = 0 ] || positions=("${positions[0]}")
 
-# solve TAG OPTIONS...: one solve in the background-safe form; writes
+# solve TAG OPTIONS...: one solve (standard input closed, so that two may run at once); writes
 # $work/TAG.json and $work/TAG.time (wall s, CPU s).
 solve() {
   local tag=$1
@@ -65,11 +65,13 @@ for p in "${positions[@]}"; do
     solve ft1 $opts --first-turns --threads 1
     # shellcheck disable=SC2086
     solve ft2 $opts --first-turns --threads 2
-    echo "alone $(fields alone)" >> "$work/p$i"
-    echo "copy $(fields copy1)" >> "$work/p$i"
-    echo "copy $(fields copy2)" >> "$work/p$i"
-    echo "ft1 $(fields ft1)" >> "$work/p$i"
-    echo "ft2 $(fields ft2)" >> "$work/p$i"
+    {
+      echo "alone $(fields alone)"
+      echo "copy $(fields copy1)"
+      echo "copy $(fields copy2)"
+      echo "ft1 $(fields ft1)"
+      echo "ft2 $(fields ft2)"
+    } >> "$work/p$i"
   done
   rows+="$(python3 - "$name" "$work/p$i" <<'PY'
 import sys, statistics
