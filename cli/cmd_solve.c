@@ -419,10 +419,10 @@ static int parse_options(solve_args *a, int argc, char **argv) {
                             "the answer is the same, found faster"),
         PB_OPT_SECONDS("save-every", &a->save_every, "seconds between saves of the checkpoint (default 60)"),
         PB_OPT_TEXT("algo", "pn|ab", &a->algo,
-                    "pn: proof-number search (the default; with --first-turns\n"
-                    "its threads share one table, a value alone takes one\n"
-                    "thread); ab: alpha-beta (the default with --mpi);\n"
-                    "docs/solver.md"),
+                    "pn: proof-number search (the default; its threads share one\n"
+                    "table: with --first-turns the classes are dealt to them, a\n"
+                    "value alone in book and hockey takes two, a search and its\n"
+                    "helper); ab: alpha-beta (the default with --mpi); docs/solver.md"),
         PB_OPT_FLAG("full-keys", &a->full_keys,
                     "key every position in full in the table: no mirror images, no\n"
                     "reduced keys (for measurements; the values are the same)"),

@@ -3,7 +3,9 @@
 # writes results/bench_threads.md.  For each position, in turn, --reps
 # times: the value alone (one process, one thread); two copies of that
 # same solve at once, as two processes that share nothing but the machine;
-# --first-turns on 1 thread; --first-turns on 2 threads.  The two copies
+# the value on 2 threads (in book and hockey a search and its helper on one
+# table, docs/solver.md); --first-turns on 1 thread; --first-turns on 2
+# threads.  The two copies
 # bound every scheme for 2 threads: a perfect split of one search halves
 # its work, but each half then runs at the pace of a search that shares
 # the caches and the memory bus with another, so no split can beat
@@ -62,6 +64,8 @@ for p in "${positions[@]}"; do
     # shellcheck disable=SC2086
     { solve copy1 $opts & solve copy2 $opts & wait; }
     # shellcheck disable=SC2086
+    solve team $opts --threads 2
+    # shellcheck disable=SC2086
     solve ft1 $opts --first-turns --threads 1
     # shellcheck disable=SC2086
     solve ft2 $opts --first-turns --threads 2
@@ -69,6 +73,7 @@ for p in "${positions[@]}"; do
       echo "alone $(fields alone)"
       echo "copy $(fields copy1)"
       echo "copy $(fields copy2)"
+      echo "team $(fields team)"
       echo "ft1 $(fields ft1)"
       echo "ft2 $(fields ft2)"
     } >> "$work/p$i"
@@ -90,9 +95,11 @@ if runs['alone'][0][1] != runs['copy'][0][1]:
     sys.exit(f"bench_threads: {name}: a copy searched other nodes than the solve alone")
 med = lambda kind, k: statistics.median(r[k] for r in runs[kind])
 walls = lambda kind: ', '.join('%.2f' % r[2] for r in runs[kind])
-a, c, f1, f2 = med('alone', 2), med('copy', 2), med('ft1', 2), med('ft2', 2)
+a, c, f1, f2, t2 = med('alone', 2), med('copy', 2), med('ft1', 2), med('ft2', 2), med('team', 2)
 n = runs['alone'][0][1]
+tn = med('team', 1)
 print(f"| {name} | {values.pop()} | {n:,} | {walls('alone')} | {walls('copy')} | {c / a:.2f}x | {2 * a / c:.2f}x "
+      f"| {tn:,.0f} ({tn / n:.2f}x), {walls('team')} | {a / t2:.2f}x "
       f"| {runs['ft1'][0][1]:,}, {walls('ft1')} | {statistics.median(r[1] for r in runs['ft2']):,.0f}, {walls('ft2')} | {f1 / f2:.2f}x |")
 PY
 )"$'\n'
@@ -101,13 +108,16 @@ done
 
 {
   pb_head "What a second core can give the solver" "scripts/bench_threads.sh"
-  echo "- command: \`paperball solve OPTIONS --quiet --json\`, $reps rounds, each round the four runs in turn"
+  echo "- command: \`paperball solve OPTIONS --quiet --json\`, $reps rounds, each round the five runs in turn"
   pb_timed_run "$t0" "$load0"
   echo
   echo "Per position and round: the value alone (one process, one thread); two"
   echo "copies of the same solve at once, two processes sharing nothing but the"
-  echo "machine; \`--first-turns\` on 1 thread and on 2 (the classes dealt to the"
-  echo "threads, docs/solver.md). Wall seconds of every round; the slow-down is the"
+  echo "machine; the value on 2 threads (\`--threads 2\`: in book and hockey a search"
+  echo "and its helper on one table, docs/solver.md), its nodes (both threads', median)"
+  echo "against the value alone's and its speed-up, median wall alone over median on 2;"
+  echo "\`--first-turns\` on 1 thread and on 2 (the classes dealt to the"
+  echo "threads). Wall seconds of every round; the slow-down is the"
   echo "median wall time of a copy over the median alone. A perfect split of one"
   echo "search over two threads halves its work but runs each half at the pace of a"
   echo "copy, so no scheme for 2 threads can beat the ceiling, 2 / slow-down (before"
@@ -115,7 +125,7 @@ done
   echo "solver's own speed-up of \`--first-turns\`, 1 thread over 2 (median wall times)."
   echo "With a load average near 2 before the run, other work shared the machine."
   echo
-  echo "| position | value | nodes (value) | wall s alone | wall s of a copy beside another | slow-down | ceiling for 2 threads | \`--first-turns\`, 1 thread: nodes, wall s | 2 threads: nodes (median), wall s | speed-up |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| position | value | nodes (value) | wall s alone | wall s of a copy beside another | slow-down | ceiling for 2 threads | value on 2 threads: nodes (ratio), wall s | speed-up | \`--first-turns\`, 1 thread: nodes, wall s | 2 threads: nodes (median), wall s | speed-up |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
 } | pb_write "$out"

@@ -57,8 +57,8 @@
  *     for another.  Replacement loses numbers and bounds, never truth; a
  *     tiny table costs time only.
  *  4. A search cut short (time, node limit, stop flag, cancelled by
- *     another thread) unwinds without storing anything, and its answer is
- *     PB_UNKNOWN.
+ *     another thread) unwinds without storing a proof (a team's helper
+ *     stores unproven numbers, 6.), and its answer is PB_UNKNOWN.
  *  5. Threads (pb_pns_new_sharing: searches of their own on one table).
  *     A shared table locks each bucket (a bit of the bucket's first
  *     number word, see bucket_lock) around every read of an entry (find,
@@ -75,6 +75,17 @@
  *     (growth moves entries without the locks); it is used whole from the
  *     start.  So every answer is the same for any thread count, schedule
  *     and table size; only the node counts differ.
+ *  6. A team (a search and a helper, pb_pns_help).  The helper reads the
+ *     path the search publishes without any lock; whatever it reads, it
+ *     replays it from the root checking every step (pb_free), so it
+ *     searches legal positions of the game, whose proofs are true wherever
+ *     they are met (1.).  Called off, it stores its unfinished nodes'
+ *     numbers as they were before the child it was in: pn, dn > 0 (the
+ *     loop goes on only then), unproven, a guide (4. holds for proofs).
+ *     The table, shared (locked) while the team works, grows only by the
+ *     search while the helper waits outside it, having announced it
+ *     (grow_gen, parked): growth moves entries without locks, so no
+ *     other thread may be in the table then.
  * The tests check the values against alpha-beta and the brute force of
  * tests/ref_minimax.c, with a tiny and a large table, with 1 and 2
  * threads.
@@ -136,6 +147,8 @@ typedef struct table {
     const pb_field *f;
     int nwords;
     int shared; /* used by more than one thread: buckets locked, never grown */
+    int grows;  /* a team's: shared only while the team works (pb_pns_team_join), and grown
+                   then by the main search with the helper parked */
     size_t nbuckets, bytes, bucket_words, mapped;
     size_t cap; /* buckets the mapping holds: nbuckets grows up to it */
     void *raw;
@@ -171,8 +184,34 @@ typedef struct pns {
     atomic_int *cancel; /* set by another thread: give up this question */
     FILE *progress;
     int stopped;
-    pb_proven *proven; /* saved proofs (proven.h); NULL = none */
+    pb_proven *proven;  /* saved proofs (proven.h); NULL = none */
+    pb_pns_team *team;  /* the main search of a team publishes its path there (NULL: none) */
+    pb_pns_team *helps; /* the team a helper's search works for (NULL: none) */
 } pns;
+
+/* A team (pns.h): what its main search publishes for its helper. */
+#define TEAM_PLY 128
+#define TEAM_NONE 1000000
+#define TEAM_MARGIN 6 /* plies the helper leaves between its node and the main search */
+
+struct pb_pns_team {
+    atomic_flag lock;  /* around root, A, t, qgen */
+    pb_position root;  /* the main search's question: its root */
+    int A, t;          /* ... the question */
+    atomic_int qgen;   /* ... its number */
+    atomic_int active; /* the main search is in a question */
+    atomic_int len;    /* plies of the main search's path published */
+    _Atomic unsigned char dir[TEAM_PLY];
+    atomic_int target;     /* the ply of the node whose child the helper proves */
+    atomic_int hdir;       /* ... that child's step */
+    atomic_int cancel;     /* the helper's search gives up (stopped 5) */
+    atomic_int done;       /* the helper leaves */
+    atomic_int gone;       /* ... and has left */
+    atomic_int grow_gen;   /* odd while the main search grows the table */
+    atomic_int parked;     /* the grow_gen the helper stopped for */
+    atomic_ullong hins;    /* the helper's stores into empty ways, as of its last report */
+    uint64_t mins0, hins0; /* the main search's and the helper's at the last growth */
+};
 
 static double now_s(void) {
     struct timespec ts;
@@ -201,11 +240,16 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
  * table is a cache of proven facts, argument 3 above); so growth changes
  * node counts, never a value. */
 #define TABLE_START ((size_t)4 << 20)
+/* A team's table starts larger (min(cap, 64 MiB)): grown from 4 MiB its
+ * early doublings, each with the helper called off and parked, cost the
+ * team 1.3-1.6 times the nodes on book (2;6;4) (docs/solver.md). */
+#define TEAM_TABLE_START ((size_t)64 << 20)
 
-static int table_init(table *t, const pb_field *f, size_t bytes, int shared) {
+static int table_init(table *t, const pb_field *f, size_t bytes, int shared, int grows) {
     memset(t, 0, sizeof *t);
     t->f = f;
     t->shared = shared;
+    t->grows = grows;
     t->nwords = f->nwords;
     t->bucket_words = (2 * WAYS + WAYS * (size_t)f->nwords + 7) / 8 * 8;
     size_t bucket = t->bucket_words * sizeof(uint64_t);
@@ -213,7 +257,8 @@ static int table_init(table *t, const pb_field *f, size_t bytes, int shared) {
     if (t->cap < 1) t->cap = 1;
     if (t->cap > 0xffffffffULL) t->cap = 0xffffffffULL;
     t->bytes = t->cap * bucket;
-    t->nbuckets = !shared && TABLE_START / bucket < t->cap ? TABLE_START / bucket : t->cap;
+    size_t start = grows ? TEAM_TABLE_START : TABLE_START;
+    t->nbuckets = !shared && start / bucket < t->cap ? start / bucket : t->cap;
     if (t->nbuckets < 1) t->nbuckets = 1;
     /* Zero pages, page aligned: only the lines the search writes cost
      * memory. */
@@ -436,7 +481,10 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
             if (e < 0 || (b[w] >> 40) < (b[e] >> 40)) e = w;
         }
         if (b[e] & M_USED) s->replaced++;
-        else s->inserted++, t->used += !t->shared;
+        else {
+            s->inserted++;
+            if (!t->shared) t->used++; /* a shared table's header is read by every probe: never written */
+        }
         memcpy(slot_seg(t, b, e), k->seg, sizeof(uint64_t) * (size_t)nw);
         b[e] = key;
     }
@@ -477,8 +525,15 @@ static double table_fill(const table *t) {
     return seen ? (double)n / (double)seen : 0.0;
 }
 
+static void team_maybe_grow(pns *s);
+
 static void poll(pns *s) {
     double now = now_s();
+    if (s->helps) {
+        atomic_store_explicit(&s->helps->hins, s->inserted, memory_order_relaxed);
+        if (atomic_load_explicit(&s->helps->grow_gen, memory_order_acquire) & 1) s->stopped = 5;
+    }
+    if (s->team) team_maybe_grow(s);
     if (s->stop && *s->stop) s->stopped = 3;
     else if (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) s->stopped = 5;
     else if (s->deadline > 0 && now > s->deadline) s->stopped = 1;
@@ -551,6 +606,62 @@ static void leaf(const pns *s, int loser, uint64_t *pn, uint64_t *dn) {
     int v = loser == PB_NOBODY ? PB_DRAW : loser == s->A ? PB_LOSS : PB_WIN;
     if (v >= s->t) *pn = 0, *dn = PN_INF;
     else *pn = PN_INF, *dn = 0;
+}
+
+/* ---- a team: one search and a helper on its table ---- */
+
+/* The main search publishes the path it is on (the step taken at each of
+ * its first TEAM_PLY plies) and its question; a helper thread reads them
+ * and proves, on the shared table, a sibling of a node on that path that a
+ * proof will need whatever the main search finds first (see
+ * pb_pns_help).  Everything here only chooses work: the helper's positions
+ * are legal positions whose answers are stored like any thread's (5. at
+ * the top), so no value depends on what it reads or when. */
+static inline void team_down(pb_pns_team *tm, int ply, int d) {
+    if (ply >= TEAM_PLY) return;
+    atomic_store_explicit(&tm->dir[ply], (unsigned char)d, memory_order_relaxed);
+    atomic_store_explicit(&tm->len, ply + 1, memory_order_release);
+    if (ply == atomic_load_explicit(&tm->target, memory_order_relaxed) &&
+        d == atomic_load_explicit(&tm->hdir, memory_order_relaxed))
+        atomic_store_explicit(&tm->cancel, 1, memory_order_relaxed); /* the main search takes that child */
+}
+
+static inline void team_up(pb_pns_team *tm, int ply) {
+    if (ply >= TEAM_PLY) return;
+    atomic_store_explicit(&tm->len, ply, memory_order_release);
+    if (ply < atomic_load_explicit(&tm->target, memory_order_relaxed))
+        atomic_store_explicit(&tm->cancel, 1, memory_order_relaxed); /* it left the node helped */
+}
+
+static void team_question(pb_pns_team *tm, const pb_position *root, int A, int t) {
+    while (atomic_flag_test_and_set_explicit(&tm->lock, memory_order_acquire)) continue;
+    tm->root = *root, tm->A = A, tm->t = t;
+    atomic_fetch_add(&tm->qgen, 1);
+    atomic_store(&tm->len, 0);
+    atomic_store(&tm->active, 1);
+    atomic_flag_clear_explicit(&tm->lock, memory_order_release);
+}
+
+static void team_question_over(pb_pns_team *tm) {
+    atomic_store(&tm->active, 0);
+    atomic_store(&tm->cancel, 1);
+}
+
+/* A team's table grows as one thread's does (7/8 of the ways taken, the
+ * count of both searches' stores into empty ways), by the main search
+ * alone while the helper waits outside the table (pb_pns_help): growth
+ * moves entries without the bucket locks, so nobody else may be in it. */
+static void team_maybe_grow(pns *s) {
+    table *t = s->tt;
+    pb_pns_team *tm = s->team;
+    if (!t->grows || t->nbuckets >= t->cap) return;
+    uint64_t used = t->used + (s->inserted - tm->mins0) + (atomic_load(&tm->hins) - tm->hins0);
+    if (used * 8 <= (uint64_t)t->nbuckets * WAYS * 7) return;
+    int g = atomic_fetch_add(&tm->grow_gen, 1) + 1;
+    while (atomic_load(&tm->parked) != g && !atomic_load(&tm->gone)) continue;
+    table_grow(t, t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap);
+    tm->mins0 = s->inserted, tm->hins0 = atomic_load(&tm->hins);
+    atomic_fetch_add(&tm->grow_gen, 1);
 }
 
 /* ---- book and hockey: single steps ---- */
@@ -656,10 +767,19 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         int c = select_kid(s, k, n, or_node, thpn, thdn, pn, dn, &cth_pn, &cth_dn);
         pb_undo u;
         int loser;
+        if (s->team) team_down(s->team, ply, k[c].idx);
         step(s, p, k[c].idx, &u, &loser);
         if (ply == 0) s->iterations++;
         mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
         unstep(s, p, k[c].idx, &u);
+        if (s->team) team_up(s->team, ply);
+        if (s->stopped == 5 && s->helps) {
+            /* A helper called off keeps what it learnt: the numbers as
+             * they were before the child it was in (unproven: a node the
+             * loop goes on with has pn, dn > 0), a guide for the main search. */
+            pb_image_key key = step_key(s, p, pb_images_key(&s->im, &s->ims, p));
+            store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
+        }
         if (s->stopped) return;
     }
     pb_image_key key = step_key(s, p, pb_images_key(&s->im, &s->ims, p));
@@ -832,11 +952,72 @@ static int ask(pns *s, pb_position *p, int A, int t) {
     int pd = s->proven ? pb_proven_question(s->proven, p->seg, p->ball, p->to_move, p->hash, A, t)
                        : 0; /* saved proofs consulted here */
     if (pd) return pd > 0;
+    if (s->team) team_question(s->team, p, A, t);
     if (pb_turns_are_steps(s->f)) mid_steps(s, p, PN_INF, PN_INF, 0, &pn, &dn);
     else mid_turns(s, p, PN_INF, PN_INF, 0, &pn, &dn); /* triple: whole plies */
+    if (s->team) team_question_over(s->team);
     if (s->stopped) return -1;
     s->root_pn = pn, s->root_dn = dn;
     return pn == 0 ? 1 : 0;
+}
+
+/* ---- the helper of a team ---- */
+
+/* The node on the main search's path the helper works under, and the
+ * child it proves.  A node whose numbers lean to the side where every
+ * child counts (an AND node that looks proven, dn > pn; an OR node that
+ * looks disproven, pn > dn) will need each of its children settled that way unless it turns, not
+ * just the one the main search is in: the helper takes the shallowest such
+ * node at least TEAM_MARGIN plies above the main search's own, and of its
+ * unsettled children other than the main search's the one the main search
+ * would come to last (its number to choose by the largest; of equals the
+ * last in the order of ties), so that the two meet as late as possible.
+ * p: the root on entry, the node on return (its step state current);
+ * path: the steps read.  Returns the node's ply, or -1 (none, or the path
+ * changed while it was read). */
+static int help_pick(pns *s, pb_pns_team *tm, pb_position *p, int *child, unsigned char *path) {
+    const pb_field *f = s->f;
+    int len = atomic_load_explicit(&tm->len, memory_order_acquire);
+    if (len > TEAM_PLY) len = TEAM_PLY;
+    for (int i = 0; i < len - TEAM_MARGIN; i++) {
+        int d = atomic_load_explicit(&tm->dir[i], memory_order_relaxed);
+        if (d > 7 || !pb_free(f, p, p->ball, d)) return -1;
+        path[i] = (unsigned char)d;
+        const int or_node = p->to_move == s->A;
+        kid k[8];
+        int n = expand_steps(s, p, or_node, k);
+        if (n < 0) return -1; /* decided: the main search is about to leave it */
+        uint64_t pn, dn;
+        combine(s, k, n, or_node, &pn, &dn);
+        int c = -1;
+        for (int j = 0; j < n && (or_node ? pn > dn : dn > pn); j++) {
+            if (k[j].idx == d || k[j].pn == 0 || k[j].dn == 0) continue;
+            if (c < 0 || (or_node ? k[j].pn >= k[c].pn : k[j].dn >= k[c].dn)) c = j;
+        }
+        if (c >= 0) {
+            *child = k[c].idx;
+            return i;
+        }
+        pb_undo u;
+        int loser;
+        pb_step_result r = step(s, p, d, &u, &loser);
+        if (r == PB_STEP_GOAL || r == PB_STEP_DEAD_END) return -1;
+    }
+    return -1;
+}
+
+/* Copies the main search's question; 0 when it is between questions. */
+static int help_question(pb_pns_team *tm, pb_position *p, int *A, int *t, int *qgen) {
+    if (!atomic_load(&tm->active)) return 0;
+    while (atomic_flag_test_and_set_explicit(&tm->lock, memory_order_acquire)) continue;
+    *p = tm->root, *A = tm->A, *t = tm->t, *qgen = atomic_load(&tm->qgen);
+    atomic_flag_clear_explicit(&tm->lock, memory_order_release);
+    return atomic_load(&tm->active);
+}
+
+static void help_pause(void) {
+    struct timespec ts = {0, 20000};
+    nanosleep(&ts, NULL);
 }
 
 const char *pb_pns_stop_name(int stopped) {
@@ -848,9 +1029,16 @@ const char *pb_pns_stop_name(int stopped) {
                           : "";
 }
 
+/* The table's header is read by every probe of every thread sharing it,
+ * and the search writes its own state and position at every step: a cache
+ * line of padding each side keeps the header on lines nobody writes (on
+ * one line with the position, a helper's probes missed at every step of
+ * the main search). */
 struct pb_pns {
     pns s;
+    char pad0[64];
     table own; /* the table, unless the search shares another's */
+    char pad1[64];
     pb_position q;
     int questions;
 };
@@ -912,7 +1100,8 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
     if (!x) return NULL;
     size_t bytes = o->table_bytes ? o->table_bytes : pb_solve_default_hash(f, root);
     x->s.tt = &x->own;
-    if (table_init(&x->own, f, bytes, o->threads > 1) || pns_setup(x, f, root, o, bytes)) {
+    if (table_init(&x->own, f, bytes, o->threads > 1 && !o->team, o->threads > 1 && o->team) ||
+        pns_setup(x, f, root, o, bytes)) {
         pns_release(x);
         return NULL;
     }
@@ -1035,4 +1224,102 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     pb_pns_get_stats(x, st);
     pb_pns_free(x);
     return v;
+}
+
+/* The helper's loop: wait while the main search is between questions or
+ * grows the table; else pick a node and child (help_pick), claim them,
+ * check that the main search is still on that path, and search the child
+ * with no thresholds until it is settled or the helper is called off (the
+ * main search left the node or took the child, a growth, the question
+ * over).  Its answers go to the table like any search's; a helper called
+ * off stores what its unfinished nodes' numbers were (mid_steps). */
+void pb_pns_help(pb_pns *x, pb_pns_team *tm) {
+    pns *s = &x->s;
+    const pb_field *f = s->f;
+    pb_position *root = malloc(sizeof *root), *p = malloc(sizeof *p);
+    s->cancel = &tm->cancel;
+    s->helps = tm;
+    while (root && p && !atomic_load(&tm->done) && pb_turns_are_steps(f)) {
+        int g = atomic_load(&tm->grow_gen);
+        if (g & 1) { /* the main search grows the table: wait outside it */
+            atomic_store(&tm->hins, s->inserted);
+            atomic_store(&tm->parked, g);
+            while (atomic_load(&tm->grow_gen) == g) continue;
+            continue;
+        }
+        int A, t, qgen;
+        if (!help_question(tm, root, &A, &t, &qgen)) {
+            help_pause();
+            continue;
+        }
+        s->A = A, s->t = t;
+        *p = *root;
+        s->drawn = pb_position_drawn_count(f, p);
+        pb_images_reset(&s->im, &s->ims, p);
+        unsigned char path[TEAM_PLY];
+        int child = -1, ply = help_pick(s, tm, p, &child, path);
+        if (ply < 0) {
+            help_pause();
+            continue;
+        }
+        /* Claim the node, then check that the main search is still on it
+         * (from now on it calls the helper off when it leaves the node or
+         * takes the child). */
+        atomic_store(&tm->cancel, 0);
+        atomic_store(&tm->hdir, child);
+        atomic_store(&tm->target, ply);
+        int still = atomic_load(&tm->active) && atomic_load(&tm->len) > ply && atomic_load(&tm->qgen) == qgen &&
+                    !(atomic_load(&tm->grow_gen) & 1);
+        for (int i = 0; still && i < ply; i++) still = atomic_load(&tm->dir[i]) == path[i];
+        if (still) {
+            pb_undo u;
+            int loser;
+            pb_step_result r = step(s, p, child, &u, &loser);
+            if (r != PB_STEP_GOAL && r != PB_STEP_DEAD_END) {
+                uint64_t pn, dn;
+                mid_steps(s, p, PN_INF, PN_INF, ply + 1, &pn, &dn);
+            }
+        }
+        atomic_store(&tm->target, TEAM_NONE);
+        if (s->stopped == 5) s->stopped = 0;
+        if (s->stopped) break; /* time, stop flag: the main search stops as well */
+    }
+    free(root);
+    free(p);
+    s->helps = NULL;
+    atomic_store(&tm->gone, 1);
+}
+
+pb_pns_team *pb_pns_team_new(void) {
+    pb_pns_team *tm = calloc(1, sizeof *tm);
+    if (!tm) return NULL;
+    atomic_flag_clear(&tm->lock);
+    atomic_init(&tm->target, TEAM_NONE);
+    return tm;
+}
+
+void pb_pns_team_free(pb_pns_team *tm) { free(tm); }
+
+/* A team's table is shared (locked) while the team works; before and
+ * after, its search is alone on it and it grows as any. */
+void pb_pns_team_join(pb_pns *x, pb_pns_team *tm) {
+    pns *s = &x->s;
+    table *t = s->tt;
+    if (!t->grows) { /* shared from the start */
+        s->team = tm;
+        return;
+    }
+    if (tm && !s->team) {
+        tm->mins0 = s->inserted, tm->hins0 = 0;
+        t->shared = 1;
+    } else if (!tm && s->team) {
+        t->used += (s->inserted - s->team->mins0) + (atomic_load(&s->team->hins) - s->team->hins0);
+        t->shared = 0;
+    }
+    s->team = tm;
+}
+
+void pb_pns_team_over(pb_pns_team *tm) {
+    atomic_store(&tm->done, 1);
+    atomic_store(&tm->cancel, 1);
 }

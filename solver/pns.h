@@ -48,6 +48,8 @@ typedef struct pb_pns_opts {
     int threads;                 /* searches that will share the table (pb_pns_new_sharing);
                                         more than 1: its buckets are locked and it is
                                         used whole from the start; 0 = 1 */
+    int team;                    /* with threads > 1: the table is for a team (pb_pns_team_join):
+                                        it starts small and grows, the helper parked */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {
@@ -99,6 +101,18 @@ void pb_pns_set_reduce(pb_pns *s, int limit);
  * time limit usable again (a node limit, stop flag or memory stop stays).  What the table
  * holds stays: its proofs are of whole positions, true from any root. */
 void pb_pns_rearm(pb_pns *s, const pb_position *root, double seconds);
+/* A team: a search (pb_pns_team_join) and a helper thread running
+ * pb_pns_help on a search sharing its table.  The joined search publishes
+ * the path it is on; the helper proves children that a proof of a node on
+ * that path will need (pns.c, help_pick), until pb_pns_team_over.  The
+ * answers are the same as without the helper; only the work is shared.
+ * Book and hockey only (elsewhere the helper returns at once). */
+typedef struct pb_pns_team pb_pns_team;
+pb_pns_team *pb_pns_team_new(void);
+void pb_pns_team_free(pb_pns_team *tm);
+void pb_pns_team_join(pb_pns *s, pb_pns_team *tm); /* NULL: leave */
+void pb_pns_help(pb_pns *helper, pb_pns_team *tm);
+void pb_pns_team_over(pb_pns_team *tm);
 /* p's value if the table alone decides it (no search), else PB_UNKNOWN. */
 int pb_pns_known(pb_pns *s, const pb_position *p);
 /* Its "can the mover score?" walker (for pb_line_route). */

@@ -935,6 +935,36 @@ static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const 
     return po;
 }
 
+/* A value alone on two threads or more: a search and its helper (pns.h,
+ * teams), in book and hockey (the helper follows single steps); a third
+ * thread and more are not used. */
+static int help_wanted(const pb_field *f) { return pb_turns_are_steps(f); }
+
+/* The value of q by pv->pn with a helper on a second thread. */
+static int prove_team(prover *pv, pb_position *q) {
+    pb_pns_team *tm = pb_pns_team_new();
+    pb_pns **pns = tm ? pn_team(pv, q) : NULL;
+    if (!pns || !pns[1]) {
+        if (pns) pn_team_free(pv, pns);
+        pb_pns_team_free(tm);
+        return prove(pv, q);
+    }
+    int v = PB_UNKNOWN;
+    pb_pns_team_join(pv->pn, tm);
+#pragma omp parallel num_threads(2)
+    {
+        if (omp_get_thread_num() == 0) {
+            if (omp_get_num_threads() < 2) pb_pns_team_join(pv->pn, NULL); /* no helper came */
+            v = prove(pv, q);
+            pb_pns_team_over(tm);
+        } else pb_pns_help(pns[1], tm);
+    }
+    pb_pns_team_join(pv->pn, NULL);
+    pn_team_free(pv, pns);
+    pb_pns_team_free(tm);
+    return v;
+}
+
 /* Frees what solve_start made. */
 static void solve_end(prover *pv, pb_tt *tt) {
     pb_pns_free(pv->pn);
@@ -979,8 +1009,9 @@ static int solve_start(const pb_field *f, const pb_position *p, const pb_solve_o
      * its own, whatever --threads says: every scheme of several threads on
      * one question measured so far was slower than one thread on an idle
      * machine (docs/solver.md, threads). */
-    if (!o->first_turns) pv->nthreads = 1;
+    if (!o->first_turns) pv->nthreads = pv->nthreads > 1 && help_wanted(f) ? 2 : 1;
     pv->po = solve_pn_opts(f, p, o, pv->nthreads);
+    pv->po.team = !o->first_turns && pv->nthreads > 1;
     pv->pn = pb_pns_new(f, p, &pv->po);
     if (pv->pn) return 0;
     solve_end(pv, tt);
@@ -1110,7 +1141,7 @@ int pb_solve(const pb_field *f, const pb_position *p, const pb_solve_opts *o, pb
         pb_position_mirror(f, p, &m, 1, 0);
         r->mirror_lr = pb_position_equal(f, p, &m);
         *q = *p;
-        r->value = prove(&pv, q);
+        r->value = pv.pn && pv.nthreads > 1 ? prove_team(&pv, q) : prove(&pv, q);
     }
     complete = complete && r->value != PB_UNKNOWN;
     complete = solve_line_and_routes(&pv, f, p, o, r, q) && complete;

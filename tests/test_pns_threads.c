@@ -1,6 +1,7 @@
 /* test_pns_threads.c - proof-number search on several threads (one table
  * shared by the threads' searches, solver/pns.c argument 5): values with 1
- * and 2 threads (a value alone: one search either way) agree with each
+ * and 2 threads (a value alone: in book and hockey a search and its
+ * helper, a team; in triple one search) agree with each
  * other and with alpha-beta at the starts and
  * random positions of book, hockey (both dead-end options) and triple, with
  * a tiny and a large table; the first-turn classes dealt to 2 threads agree
@@ -39,9 +40,9 @@ static int pn_solve(const pb_field *f, const pb_position *p, int threads, size_t
 }
 
 /* Value only: 1 and 2 threads, a 64 KiB and a 16 MiB table, all equal to
- * alpha-beta, and with 2 threads the very search of 1 thread (a value
- * alone is searched on one thread: the same nodes); every first-turn class
- * on 2 threads (tiny table) equal to 1 thread's. */
+ * alpha-beta; with 2 threads a team in book and hockey, else the very
+ * search of 1 thread (the same nodes); every first-turn class on 2
+ * threads (tiny table) equal to 1 thread's. */
 static void check_position(const pb_field *f, const pb_position *p) {
     static const size_t tables[] = {(size_t)64 << 10, (size_t)16 << 20};
     int want = ts_ab_value(f, p);
@@ -51,6 +52,7 @@ static void check_position(const pb_field *f, const pb_position *p) {
             pb_solve_result r;
             int v = pn_solve(f, p, t, tables[i], 0, &r);
             if (t == 1) one[i] = r.nodes;
+            else if (pb_turns_are_steps(f)) assert_int_equal(r.threads, 2);
             else assert_int_equal(r.nodes, one[i]), assert_int_equal(r.threads, 1);
             pb_solve_result_free(&r);
             if (v != want) {
@@ -185,12 +187,63 @@ static void test_shared_table_loop(void **state) {
     shared_loop(PB_RULES_TRIPLE, 2, 4, 6, 0, 0, 100, 4, 30, 44);
 }
 
+/* A team on one large table (pns.h): the main search on this thread, its
+ * helper on another, solving book (2;6;4) from the start, long enough for
+ * the table to grow past its start (64 MiB) with the helper parked, and
+ * for the helper to be called off many times; the value equals one
+ * thread's (checked against alpha-beta in test_pns on smaller fields). */
+typedef struct helper_job {
+    pb_pns *x;
+    pb_pns_team *tm;
+} helper_job;
+
+static void *helper_run(void *arg) {
+    helper_job *j = arg;
+    pb_pns_help(j->x, j->tm);
+    return NULL;
+}
+
+static void test_team_grows(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 4, 0, 0);
+    pb_position p;
+    pb_position_start(f, &p, PB_TOP);
+    pb_pns_opts o = {0};
+    o.table_bytes = (size_t)1 << 30;
+    int want = pb_pns_value(f, &p, &o, NULL);
+    assert_int_equal(want, PB_WIN); /* results/solved.md: Top wins book (2;6;4) */
+    o.threads = 2, o.team = 1;
+    pb_pns *x = pb_pns_new(f, &p, &o);
+    assert_non_null(x);
+    pb_pns *h = pb_pns_new_sharing(x, &p, &o);
+    assert_non_null(h);
+    pb_pns_team *tm = pb_pns_team_new();
+    assert_non_null(tm);
+    pb_pns_team_join(x, tm);
+    helper_job j = {h, tm};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, helper_run, &j), 0);
+    int got = pb_pns_solve(x, &p);
+    pb_pns_team_over(tm);
+    pthread_join(th, NULL);
+    pb_pns_team_join(x, NULL);
+    pb_pns_stats st, sh;
+    pb_pns_get_stats(x, &st);
+    pb_pns_get_stats(h, &sh);
+    assert_int_equal(got, want);
+    assert_true(st.grown >= 1);
+    assert_true(sh.nodes > 0); /* the helper searched */
+    pb_pns_team_free(tm);
+    pb_pns_free(h);
+    pb_pns_free(x);
+    pb_field_free(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_book),
-        cmocka_unit_test(test_hockey),
-        cmocka_unit_test(test_triple),
-        cmocka_unit_test(test_shared_table_loop),
+        cmocka_unit_test(test_book),       cmocka_unit_test(test_hockey),
+        cmocka_unit_test(test_triple),     cmocka_unit_test(test_shared_table_loop),
+        cmocka_unit_test(test_team_grows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
