@@ -242,7 +242,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
 #define TABLE_START ((size_t)4 << 20)
 /* A team's table starts larger (min(cap, 64 MiB)): grown from 4 MiB its
  * early doublings, each with the helper called off and parked, cost the
- * team 1.3-1.6 times the nodes on book (2;6;4) (docs/solver.md). */
+ * team 1.3-2.1 times the nodes on book (2;6;4) (docs/solver.md). */
 #define TEAM_TABLE_START ((size_t)64 << 20)
 
 static int table_init(table *t, const pb_field *f, size_t bytes, int shared, int grows) {

@@ -49,7 +49,8 @@ typedef struct pb_pns_opts {
                                         more than 1: its buckets are locked and it is
                                         used whole from the start; 0 = 1 */
     int team;                    /* with threads > 1: the table is for a team (pb_pns_team_join):
-                                        it starts small and grows, the helper parked */
+                                        it starts at min(table_bytes, 64 MiB) and grows,
+                                        the helper parked */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {

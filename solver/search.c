@@ -935,11 +935,6 @@ static pb_pns_opts solve_pn_opts(const pb_field *f, const pb_position *p, const 
     return po;
 }
 
-/* A value alone on two threads or more: a search and its helper (pns.h,
- * teams), in book and hockey (the helper follows single steps); a third
- * thread and more are not used. */
-static int help_wanted(const pb_field *f) { return pb_turns_are_steps(f); }
-
 /* The value of q by pv->pn with a helper on a second thread. */
 static int prove_team(prover *pv, pb_position *q) {
     pb_pns_team *tm = pb_pns_team_new();
@@ -1005,11 +1000,11 @@ static int solve_start(const pb_field *f, const pb_position *p, const pb_solve_o
     for (int i = 0; i < nthreads; i++) worker_init(&pv->ws[i], sh, i), pb_reach_root(&pv->ws[i].reach, p);
     if (o->algo != PB_ALGO_PN) return 0;
     /* Proof-number search uses the threads for the first-turn classes
-     * (pn_classes); a value alone is searched by one search on a table of
-     * its own, whatever --threads says: every scheme of several threads on
-     * one question measured so far was slower than one thread on an idle
-     * machine (docs/solver.md, threads). */
-    if (!o->first_turns) pv->nthreads = pv->nthreads > 1 && help_wanted(f) ? 2 : 1;
+     * (pn_classes); a value alone with two threads or more, in book and
+     * hockey (the helper follows single steps), is a team on a table that
+     * grows (prove_team; a third thread and more are not used), else one
+     * search (docs/solver.md, threads). */
+    if (!o->first_turns) pv->nthreads = pv->nthreads > 1 && pb_turns_are_steps(f) ? 2 : 1;
     pv->po = solve_pn_opts(f, p, o, pv->nthreads);
     pv->po.team = !o->first_turns && pv->nthreads > 1;
     pv->pn = pb_pns_new(f, p, &pv->po);
