@@ -82,10 +82,12 @@
  *     they are met (1.).  Called off, it stores its unfinished nodes'
  *     numbers as they were before the child it was in: pn, dn > 0 (the
  *     loop goes on only then), unproven, a guide (4. holds for proofs).
- *     The table, shared (locked) while the team works, grows only by the
- *     search while the helper waits outside it, having announced it
+ *     The table, shared (locked) while the team works, grows only while
+ *     both are outside their searches, the helper having announced it
  *     (grow_gen, parked): growth moves entries without locks, so no
- *     other thread may be in the table then.
+ *     search may be in the table then.  A doubling is shared by the two
+ *     in stages whose halves touch disjoint buckets (team_grow), and
+ *     leaves the table the search alone would make.
  * The tests check the values against alpha-beta and the brute force of
  * tests/ref_minimax.c, with a tiny and a large table, with 1 and 2
  * threads.
@@ -211,6 +213,10 @@ struct pb_pns_team {
     atomic_int parked;     /* the grow_gen the helper stopped for */
     atomic_ullong hins;    /* the helper's stores into empty ways, as of its last report */
     uint64_t mins0, hins0; /* the main search's and the helper's at the last growth */
+    /* A doubling shared by both (team_grow): */
+    atomic_int gphase, gack;    /* stages begun by the main search; the last the helper finished */
+    atomic_size_t glo, ghi;     /* the helper's buckets in the current stage */
+    atomic_ullong gused, glost; /* the helper's counts of the whole doubling */
 };
 
 static double now_s(void) {
@@ -339,8 +345,9 @@ static int table_find(const table *t, uint64_t *b, const uint64_t *seg, uint64_t
 }
 
 /* Puts the entry of bucket copy `from`, way w, into bucket b: a free way,
- * else the way with the least work if the entry has more; else drops it. */
-static void table_place(table *t, const uint64_t *from, int w, uint64_t *b) {
+ * else the way with the least work if the entry has more; else drops it.
+ * used, lost: the counts it keeps up to date (the caller's own). */
+static void table_place(const table *t, const uint64_t *from, int w, uint64_t *b, uint64_t *used, uint64_t *lost) {
     int e = -1;
     for (int v = 0; v < WAYS && e < 0; v++)
         if (!(b[v] & M_USED)) e = v;
@@ -349,27 +356,24 @@ static void table_place(table *t, const uint64_t *from, int w, uint64_t *b) {
         for (int v = 1; v < WAYS; v++)
             if ((b[v] >> 40) < (b[e] >> 40)) e = v;
         if ((b[e] >> 40) >= (from[w] >> 40)) {
-            t->lost++;
+            ++*lost;
             return;
         }
-        t->lost++, t->used--;
+        ++*lost, --*used;
     }
     b[e] = from[w];
     b[WAYS + e] = from[WAYS + w] & ~LOCK_BIT;
     memcpy(slot_seg(t, b, e), slot_seg(t, (uint64_t *)from, w), sizeof(uint64_t) * (size_t)t->nwords);
-    t->used++;
+    ++*used;
 }
 
-/* Grows the buckets in use to n (nbuckets < n <= 2 nbuckets, n <= cap).
- * In place: bucket i's entries go to buckets floor(x n / 2^32) >= i (x:
- * the low 32 hash bits, floor(x nbuckets / 2^32) = i), so going from the
- * last bucket down, every target has been emptied or is new. */
-static void table_grow(table *t, size_t n) {
+/* Moves the entries of buckets [lo, hi), from the last down, to their
+ * buckets under the count t->nbuckets (already the new one), counting
+ * them in *used and the dropped in *lost. */
+static void grow_buckets(const table *t, size_t lo, size_t hi, uint64_t *used, uint64_t *lost) {
     uint64_t copy[(2 * WAYS + WAYS * PB_MAX_WORDS + 7) / 8 * 8];
-    const size_t bytes = t->bucket_words * sizeof(uint64_t), old = t->nbuckets;
-    t->nbuckets = n;
-    t->used = 0;
-    for (size_t i = old; i-- > 0;) {
+    const size_t bytes = t->bucket_words * sizeof(uint64_t);
+    for (size_t i = hi; i-- > lo;) {
         uint64_t *b = t->slots + i * t->bucket_words;
         memcpy(copy, b, bytes);
         memset(b, 0, bytes);
@@ -377,12 +381,23 @@ static void table_grow(table *t, size_t n) {
             if (!(copy[w] & M_USED)) continue;
             uint64_t h = pb_key_hash(t->f, slot_seg(t, copy, w), (int)(copy[w] & 0xffff), (int)((copy[w] >> 16) & 1));
             if ((copy[w] & M_KEY) != key_bits(copy[w] & 0x1ffff, h)) {
-                t->lost++; /* not placed by its hash: cannot be found again */
+                ++*lost; /* not placed by its hash: cannot be found again */
                 continue;
             }
-            table_place(t, copy, w, table_bucket(t, h));
+            table_place(t, copy, w, table_bucket(t, h), used, lost);
         }
     }
+}
+
+/* Grows the buckets in use to n (nbuckets < n <= 2 nbuckets, n <= cap).
+ * In place: bucket i's entries go to buckets floor(x n / 2^32) >= i (x:
+ * the low 32 hash bits, floor(x nbuckets / 2^32) = i), so going from the
+ * last bucket down, every target has been emptied or is new. */
+static void table_grow(table *t, size_t n) {
+    const size_t old = t->nbuckets;
+    t->nbuckets = n;
+    t->used = 0;
+    grow_buckets(t, 0, old, &t->used, &t->lost);
     t->grown++;
 }
 
@@ -647,10 +662,67 @@ static void team_question_over(pb_pns_team *tm) {
     atomic_store(&tm->cancel, 1);
 }
 
+/* Below this many buckets left, a doubling goes on with the main search
+ * alone (the stages get too short to be worth a meeting). */
+#define GROW_ALONE 4096
+
+/* A doubling by both threads of a team.  Under 2n buckets the entries of
+ * bucket i go to buckets 2i and 2i + 1 only (floor(2 x n / 2^32) is 2i
+ * or 2i + 1 when floor(x n / 2^32) = i): distinct buckets have distinct
+ * targets.  With buckets [h, n) moved already, the stage moves
+ * [ceil(h / 2), h): their targets lie in [h, 2h), which are new or were
+ * emptied by an earlier stage, and none of them is a bucket of this
+ * stage; so the two halves of a stage touch disjoint memory, and the
+ * table after the doubling is the one the main search alone makes with
+ * the same entries (each target receives the same entries in the same
+ * order: its one source, ways in order).  The helper takes the upper half
+ * of each stage; the main search waits for it before the next stage
+ * (gack), whose buckets may be the targets of the half just done. */
+static void team_grow(table *t, pb_pns_team *tm) {
+    const size_t old = t->nbuckets;
+    uint64_t used = 0, lost = 0;
+    t->nbuckets = 2 * old;
+    atomic_store(&tm->gused, 0);
+    atomic_store(&tm->glost, 0);
+    int phase = atomic_load(&tm->gphase);
+    size_t h = old;
+    while (h > GROW_ALONE) {
+        size_t lo = (h + 1) / 2, mid = lo + (h - lo) / 2;
+        atomic_store_explicit(&tm->glo, mid, memory_order_relaxed);
+        atomic_store_explicit(&tm->ghi, h, memory_order_relaxed);
+        atomic_store_explicit(&tm->gphase, ++phase, memory_order_release);
+        grow_buckets(t, lo, mid, &used, &lost);
+        while (atomic_load_explicit(&tm->gack, memory_order_acquire) != phase) continue;
+        h = lo;
+    }
+    grow_buckets(t, 0, h, &used, &lost);
+    t->used = used + atomic_load(&tm->gused);
+    t->lost += lost + atomic_load(&tm->glost);
+    t->grown++;
+}
+
+/* The helper's side of team_grow while it is parked for growth g: the
+ * upper half of each stage, until the growth is over. */
+static void team_grow_help(table *t, pb_pns_team *tm, int g) {
+    int seen = atomic_load(&tm->gack);
+    while (atomic_load(&tm->grow_gen) == g) {
+        int phase = atomic_load_explicit(&tm->gphase, memory_order_acquire);
+        if (phase == seen) continue;
+        uint64_t used = 0, lost = 0;
+        grow_buckets(t, atomic_load_explicit(&tm->glo, memory_order_relaxed),
+                     atomic_load_explicit(&tm->ghi, memory_order_relaxed), &used, &lost);
+        atomic_fetch_add(&tm->gused, used);
+        atomic_fetch_add(&tm->glost, lost);
+        seen = phase;
+        atomic_store_explicit(&tm->gack, phase, memory_order_release);
+    }
+}
+
 /* A team's table grows as one thread's does (7/8 of the ways taken, the
  * count of both searches' stores into empty ways), by the main search
- * alone while the helper waits outside the table (pb_pns_help): growth
- * moves entries without the bucket locks, so nobody else may be in it. */
+ * while the helper waits outside the table (pb_pns_help), or, when the
+ * count doubles, by both (team_grow): growth moves entries without the
+ * bucket locks, so no search may be in the table. */
 static void team_maybe_grow(pns *s) {
     table *t = s->tt;
     pb_pns_team *tm = s->team;
@@ -659,7 +731,8 @@ static void team_maybe_grow(pns *s) {
     if (used * 8 <= (uint64_t)t->nbuckets * WAYS * 7) return;
     int g = atomic_fetch_add(&tm->grow_gen, 1) + 1;
     while (atomic_load(&tm->parked) != g && !atomic_load(&tm->gone)) continue;
-    table_grow(t, t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap);
+    if (t->nbuckets * 2 <= t->cap && atomic_load(&tm->parked) == g) team_grow(t, tm);
+    else table_grow(t, t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap);
     tm->mins0 = s->inserted, tm->hins0 = atomic_load(&tm->hins);
     atomic_fetch_add(&tm->grow_gen, 1);
 }
@@ -1244,7 +1317,7 @@ void pb_pns_help(pb_pns *x, pb_pns_team *tm) {
         if (g & 1) { /* the main search grows the table: wait outside it */
             atomic_store(&tm->hins, s->inserted);
             atomic_store(&tm->parked, g);
-            while (atomic_load(&tm->grow_gen) == g) continue;
+            team_grow_help(s->tt, tm, g);
             continue;
         }
         int A, t, qgen;

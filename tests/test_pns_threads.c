@@ -210,8 +210,13 @@ static void test_team_grows(void **state) {
     pb_position_start(f, &p, PB_TOP);
     pb_pns_opts o = {0};
     o.table_bytes = (size_t)1 << 30;
-    int want = pb_pns_value(f, &p, &o, NULL);
+    pb_pns_stats s1;
+    int want = pb_pns_value(f, &p, &o, &s1);
     assert_int_equal(want, PB_WIN); /* results/solved.md: Top wins book (2;6;4) */
+    /* A doubling drops nothing: each new bucket receives the entries of
+     * one old bucket, four at most, each placed by its own hash. */
+    assert_true(s1.grown >= 1);
+    assert_int_equal(s1.lost, 0);
     o.threads = 2, o.team = 1;
     pb_pns *x = pb_pns_new(f, &p, &o);
     assert_non_null(x);
@@ -232,7 +237,8 @@ static void test_team_grows(void **state) {
     pb_pns_get_stats(h, &sh);
     assert_int_equal(got, want);
     assert_true(st.grown >= 1);
-    assert_true(sh.nodes > 0); /* the helper searched */
+    assert_int_equal(st.lost, 0); /* so too when the helper moves half of each stage */
+    assert_true(sh.nodes > 0);    /* the helper searched */
     pb_pns_team_free(tm);
     pb_pns_free(h);
     pb_pns_free(x);
