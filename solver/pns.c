@@ -1299,8 +1299,8 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
     return v;
 }
 
-/* The helper's loop: wait while the main search is between questions or
- * grows the table; else pick a node and child (help_pick), claim them,
+/* The helper's loop: wait while the main search is between questions,
+ * help while it grows the table (team_grow_help); else pick a node and child (help_pick), claim them,
  * check that the main search is still on that path, and search the child
  * with no thresholds until it is settled or the helper is called off (the
  * main search left the node or took the child, a growth, the question
@@ -1314,7 +1314,7 @@ void pb_pns_help(pb_pns *x, pb_pns_team *tm) {
     s->helps = tm;
     while (root && p && !atomic_load(&tm->done) && pb_turns_are_steps(f)) {
         int g = atomic_load(&tm->grow_gen);
-        if (g & 1) { /* the main search grows the table: wait outside it */
+        if (g & 1) { /* the main search grows the table: help, outside the search */
             atomic_store(&tm->hins, s->inserted);
             atomic_store(&tm->parked, g);
             team_grow_help(s->tt, tm, g);

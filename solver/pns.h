@@ -50,7 +50,7 @@ typedef struct pb_pns_opts {
                                         used whole from the start; 0 = 1 */
     int team;                    /* with threads > 1: the table is for a team (pb_pns_team_join):
                                         it starts at min(table_bytes, 64 MiB) and grows,
-                                        the helper parked */
+                                        the helper parked, a doubling on both threads */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {
