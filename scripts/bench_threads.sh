@@ -15,7 +15,7 @@
 # Usage: scripts/bench_threads.sh [--build DIR] [--reps N] [--limit S] [--quick 1]
 #   --quick 1   only the first position, book (2;4;6) (a check of the script)
 . "$(dirname "$0")/lib.sh"
-build="" reps=3 limit=600 quick=0
+build="" reps=5 limit=600 quick=0
 pb_options --build=build --reps=reps --limit=limit --quick=quick -- "$@"
 pb_program "$build"
 out=$root/results/bench_threads.md
@@ -96,11 +96,17 @@ if runs['alone'][0][1] != runs['copy'][0][1]:
 med = lambda kind, k: statistics.median(r[k] for r in runs[kind])
 walls = lambda kind: ', '.join('%.2f' % r[2] for r in runs[kind])
 a, c, f1, f2, t2 = med('alone', 2), med('copy', 2), med('ft1', 2), med('ft2', 2), med('team', 2)
+# Each round's own ratio, its runs minutes apart: a slow spell of the
+# machine slows both sides of it, where a ratio of medians may take them
+# from different spells.
+pair = lambda x, y: statistics.median(p[2] / q[2] for p, q in zip(runs[x], runs[y]))
+rt, rf = pair('alone', 'team'), pair('ft1', 'ft2')
+prs = lambda x, y: ', '.join('%.2f' % (p[2] / q[2]) for p, q in zip(runs[x], runs[y]))
 n = runs['alone'][0][1]
 tn = med('team', 1)
 print(f"| {name} | {values.pop()} | {n:,} | {walls('alone')} | {walls('copy')} | {c / a:.2f}x | {2 * a / c:.2f}x "
-      f"| {tn:,.0f} ({tn / n:.2f}x), {walls('team')} | {a / t2:.2f}x "
-      f"| {runs['ft1'][0][1]:,}, {walls('ft1')} | {statistics.median(r[1] for r in runs['ft2']):,.0f}, {walls('ft2')} | {f1 / f2:.2f}x |")
+      f"| {tn:,.0f} ({tn / n:.2f}x), {walls('team')} | {prs('alone', 'team')} | **{rt:.2f}x** ({a / t2:.2f}x) "
+      f"| {runs['ft1'][0][1]:,}, {walls('ft1')} | {statistics.median(r[1] for r in runs['ft2']):,.0f}, {walls('ft2')} | {rf:.2f}x ({f1 / f2:.2f}x) |")
 PY
 )"$'\n'
   i=$((i + 1))
@@ -115,17 +121,19 @@ done
   echo "copies of the same solve at once, two processes sharing nothing but the"
   echo "machine; the value on 2 threads (\`--threads 2\`: in book and hockey a search"
   echo "and its helper on one table, docs/solver.md), its nodes (both threads', median)"
-  echo "against the value alone's and its speed-up, median wall alone over median on 2;"
+  echo "against the value alone's, each round's speed-up (wall alone over wall on 2"
+  echo "threads, the two runs a minute or two apart) and their median, with the"
+  echo "median wall alone over the median on 2 in brackets;"
   echo "\`--first-turns\` on 1 thread and on 2 (the classes dealt to the"
   echo "threads). Wall seconds of every round; the slow-down is the"
   echo "median wall time of a copy over the median alone. A perfect split of one"
   echo "search over two threads halves its work but runs each half at the pace of a"
   echo "copy, so no scheme for 2 threads can beat the ceiling, 2 / slow-down (before"
   echo "any work it repeats or any cost of sharing one table). The last column is the"
-  echo "solver's own speed-up of \`--first-turns\`, 1 thread over 2 (median wall times)."
+  echo "solver's own speed-up of \`--first-turns\`, 1 thread over 2 (median of the rounds' ratios; of the median walls in brackets)."
   echo "With a load average near 2 before the run, other work shared the machine."
   echo
-  echo "| position | value | nodes (value) | wall s alone | wall s of a copy beside another | slow-down | ceiling for 2 threads | value on 2 threads: nodes (ratio), wall s | speed-up | \`--first-turns\`, 1 thread: nodes, wall s | 2 threads: nodes (median), wall s | speed-up |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| position | value | nodes (value) | wall s alone | wall s of a copy beside another | slow-down | ceiling for 2 threads | value on 2 threads: nodes (ratio), wall s | speed-up per round | speed-up | \`--first-turns\`, 1 thread: nodes, wall s | 2 threads: nodes (median), wall s | speed-up |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
 } | pb_write "$out"
