@@ -99,13 +99,13 @@ a, c, f1, f2, t2 = med('alone', 2), med('copy', 2), med('ft1', 2), med('ft2', 2)
 # Each round's own ratio, its runs minutes apart: a slow spell of the
 # machine slows both sides of it, where a ratio of medians may take them
 # from different spells.
-pair = lambda x, y: statistics.median(p[2] / q[2] for p, q in zip(runs[x], runs[y]))
-rt, rf = pair('alone', 'team'), pair('ft1', 'ft2')
-prs = lambda x, y: ', '.join('%.2f' % (p[2] / q[2]) for p, q in zip(runs[x], runs[y]))
+ratios = lambda x, y: [p[2] / q[2] for p, q in zip(runs[x], runs[y])]
+team_r = ratios('alone', 'team')
+rt, rf = statistics.median(team_r), statistics.median(ratios('ft1', 'ft2'))
 n = runs['alone'][0][1]
 tn = med('team', 1)
 print(f"| {name} | {values.pop()} | {n:,} | {walls('alone')} | {walls('copy')} | {c / a:.2f}x | {2 * a / c:.2f}x "
-      f"| {tn:,.0f} ({tn / n:.2f}x), {walls('team')} | {prs('alone', 'team')} | **{rt:.2f}x** ({a / t2:.2f}x) "
+      f"| {tn:,.0f} ({tn / n:.2f}x), {walls('team')} | {', '.join('%.2f' % r for r in team_r)} | **{rt:.2f}x** ({a / t2:.2f}x) "
       f"| {runs['ft1'][0][1]:,}, {walls('ft1')} | {statistics.median(r[1] for r in runs['ft2']):,.0f}, {walls('ft2')} | {rf:.2f}x ({f1 / f2:.2f}x) |")
 PY
 )"$'\n'
