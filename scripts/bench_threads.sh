@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Measures how much a second core can give the solver on this machine and
-# writes results/bench_threads.md.  For each position, in turn, --reps
-# times: the value alone (one process, one thread); two copies of that
-# same solve at once, as two processes that share nothing but the machine;
-# the value on 2 threads (in book and hockey a search and its helper on one
-# table, docs/solver.md); --first-turns on 1 thread; --first-turns on 2
-# threads.  The two copies
+# writes results/bench_threads.md.  For each position (the benchmark
+# positions with the default table budget, then the two larger ones with
+# --memory 2G), in turn, --reps times: the value alone (one process, one
+# thread); the value on 2 threads right after it (in book and hockey a
+# search and its helper on one table, docs/solver.md); two copies of the
+# solve alone at once, as two processes that share nothing but the
+# machine; --first-turns on 1 thread; --first-turns on 2 threads.  The two copies
 # bound every scheme for 2 threads: a perfect split of one search halves
 # its work, but each half then runs at the pace of a search that shares
 # the caches and the memory bus with another, so no split can beat
@@ -25,8 +26,10 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date +%s)
 pb_bench_record book-2-6-8-after-20 > "$work/r20.txt"
 positions=("book (2;4;6) start|--field 2,4,6"
-           "book (2;6;4) start|--field 2,6,4 --memory 2G"
-           "book (2;6;8) after 20 turns|--field 2,6,8 --memory 2G --record-file $work/r20.txt")
+           "book (2;6;4) start|--field 2,6,4"
+           "book (2;6;8) after 20 turns|--field 2,6,8 --record-file $work/r20.txt"
+           "book (2;6;4) start, --memory 2G|--field 2,6,4 --memory 2G"
+           "book (2;6;8) after 20 turns, --memory 2G|--field 2,6,8 --memory 2G --record-file $work/r20.txt")
 [ "$quick" = 0 ] || positions=("${positions[0]}")
 
 # solve TAG OPTIONS...: one solve (standard input closed, so that two may run at once); writes
@@ -62,9 +65,9 @@ for p in "${positions[@]}"; do
     # shellcheck disable=SC2086
     solve alone $opts
     # shellcheck disable=SC2086
-    { solve copy1 $opts & solve copy2 $opts & wait; }
-    # shellcheck disable=SC2086
     solve team $opts --threads 2
+    # shellcheck disable=SC2086
+    { solve copy1 $opts & solve copy2 $opts & wait; }
     # shellcheck disable=SC2086
     solve ft1 $opts --first-turns --threads 1
     # shellcheck disable=SC2086
@@ -96,7 +99,7 @@ if runs['alone'][0][1] != runs['copy'][0][1]:
 med = lambda kind, k: statistics.median(r[k] for r in runs[kind])
 walls = lambda kind: ', '.join('%.2f' % r[2] for r in runs[kind])
 a, c, f1, f2, t2 = med('alone', 2), med('copy', 2), med('ft1', 2), med('ft2', 2), med('team', 2)
-# Each round's own ratio, its runs minutes apart: a slow spell of the
+# Each round's own ratio, its runs one after the other: a slow spell of the
 # machine slows both sides of it, where a ratio of medians may take them
 # from different spells.
 ratios = lambda x, y: [p[2] / q[2] for p, q in zip(runs[x], runs[y])]
@@ -114,7 +117,7 @@ done
 
 {
   pb_head "What a second core can give the solver" "scripts/bench_threads.sh"
-  echo "- command: \`paperball solve OPTIONS --quiet --json\`, $reps rounds, each round the five runs in turn"
+  echo "- command: \`paperball solve OPTIONS --quiet --json\`, $reps rounds, each round the five runs in turn (the value alone, then on 2 threads, then the copies)"
   pb_timed_run "$t0" "$load0"
   echo
   echo "Per position and round: the value alone (one process, one thread); two"
@@ -122,7 +125,7 @@ done
   echo "machine; the value on 2 threads (\`--threads 2\`: in book and hockey a search"
   echo "and its helper on one table, docs/solver.md), its nodes (both threads', median)"
   echo "against the value alone's, each round's speed-up (wall alone over wall on 2"
-  echo "threads, the two runs a minute or two apart) and their median, with the"
+  echo "threads, the two runs one after the other) and their median, with the"
   echo "median wall alone over the median on 2 in brackets;"
   echo "\`--first-turns\` on 1 thread and on 2 (the classes dealt to the"
   echo "threads). Wall seconds of every round; the slow-down is the"

@@ -156,6 +156,9 @@ typedef struct table {
     void *raw;
     uint64_t *slots;
     uint64_t used, grown, lost; /* one thread only (growth) */
+    uint64_t stores, stores0;   /* one thread's stores: all, and at the last growth */
+    size_t free_buckets;        /* below this count the table doubles as soon as it fills */
+    uint64_t reuse;             /* ... beyond it, once rewritten this many times over */
 } table;
 
 typedef struct pns {
@@ -212,7 +215,9 @@ struct pb_pns_team {
     atomic_int grow_gen;   /* odd while the main search grows the table */
     atomic_int parked;     /* the grow_gen the helper stopped for */
     atomic_ullong hins;    /* the helper's stores into empty ways, as of its last report */
+    atomic_ullong hstores; /* the helper's stores, as of its last report */
     uint64_t mins0, hins0; /* the main search's and the helper's at the last growth */
+    uint64_t mst0, hst0;   /* the same for all stores */
     /* A doubling shared by both (team_grow): */
     atomic_int gphase, gack;    /* stages begun by the main search; the last the helper finished */
     atomic_size_t glo, ghi;     /* the helper's buckets in the current stage */
@@ -235,7 +240,8 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
 /* Growth.  The whole budget is mapped at once (zero pages cost nothing
  * until written), but the search starts on its first TABLE_START bytes and
  * doubles the buckets in use (up to the budget) whenever 7/8 of their
- * ways are taken.  A search that stores little thus touches little memory:
+ * ways are taken (beyond 64 MiB, only once the table has been rewritten
+ * GROW_REUSE times over, below).  A search that stores little thus touches little memory:
  * a larger budget costs nothing until a smaller table would be full, where
  * writing every page of a large table at once made short solves slower
  * (page faults), the larger the table the slower.  Growing moves each entry
@@ -250,6 +256,19 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
  * early doublings, each with the helper called off and parked, cost the
  * team 1.3-2.1 times the nodes on book (2;6;4) (docs/solver.md). */
 #define TEAM_TABLE_START ((size_t)64 << 20)
+/* Beyond TEAM_TABLE_START (the default budget) a table that is 7/8 full
+ * doubles only once its searches have stored GROW_REUSE entries per way
+ * since the last growth.  A larger table costs every probe more (its
+ * lines and pages miss more often): book (2;6;8) after 20 turns took 1.6
+ * times as long with --memory 2G as with the default 64 MiB, its table
+ * grown to 1 GiB, and searched 1.10 times the nodes.  Held to 256 MiB (4
+ * stores per way) it took 1.10-1.21 times as long, to 128 MiB with 1.03
+ * times the nodes (8) 1.06-1.12 times; with 16 its table grows to 128 MiB
+ * at the end, with the default budget's nodes (docs/solver.md,
+ * results/bench_memory.md).  A search long enough
+ * to rewrite its table GROW_REUSE times over still gets the whole budget
+ * in time.  Like any growth, this changes node counts, never a value. */
+#define GROW_REUSE 16
 
 static int table_init(table *t, const pb_field *f, size_t bytes, int shared, int grows) {
     memset(t, 0, sizeof *t);
@@ -266,6 +285,9 @@ static int table_init(table *t, const pb_field *f, size_t bytes, int shared, int
     size_t start = grows ? TEAM_TABLE_START : TABLE_START;
     t->nbuckets = !shared && start / bucket < t->cap ? start / bucket : t->cap;
     if (t->nbuckets < 1) t->nbuckets = 1;
+    /* One thread's table grows freely up to 64 MiB, as with the default
+     * budget; a team's starts there. */
+    t->free_buckets = grows ? t->nbuckets : TEAM_TABLE_START / bucket;
     /* Zero pages, page aligned: only the lines the search writes cost
      * memory. */
     t->mapped = t->bytes;
@@ -401,10 +423,30 @@ static void table_grow(table *t, size_t n) {
     t->grown++;
 }
 
-/* After a store into an empty way: grows when 7/8 of the ways are taken. */
+/* Whether a table with `used` ways taken, `stores` stores since its last
+ * growth, should grow: when 7/8 of its ways are taken, and beyond
+ * free_buckets only once it has been rewritten GROW_REUSE times over. */
+static inline int table_wants_growth(const table *t, uint64_t used, uint64_t stores) {
+    const uint64_t ways = (uint64_t)t->nbuckets * WAYS;
+    return t->nbuckets < t->cap && used * 8 > ways * 7 && (t->nbuckets < t->free_buckets || stores >= t->reuse * ways);
+}
+
+/* The bucket count of the next growth: double, within the budget, and
+ * below free_buckets not past it (so that up to there a table grows as
+ * with the default budget, whatever the budget). */
+static inline size_t table_next(const table *t) {
+    size_t n = t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap;
+    return t->nbuckets < t->free_buckets && n > t->free_buckets ? t->free_buckets : n;
+}
+
+/* After a store: grows as table_wants_growth says. */
 static inline void table_maybe_grow(table *t) {
-    if (!t->shared && t->nbuckets < t->cap && t->used * 8 > (uint64_t)t->nbuckets * WAYS * 7)
-        table_grow(t, t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap);
+    if (t->shared) return;
+    t->stores++;
+    if (table_wants_growth(t, t->used, t->stores - t->stores0)) {
+        table_grow(t, table_next(t));
+        t->stores0 = t->stores;
+    }
 }
 
 static inline int meta_lo(uint64_t m) { return (int)((m >> 33) & 3) - 1; }
@@ -546,6 +588,7 @@ static void poll(pns *s) {
     double now = now_s();
     if (s->helps) {
         atomic_store_explicit(&s->helps->hins, s->inserted, memory_order_relaxed);
+        atomic_store_explicit(&s->helps->hstores, s->stores, memory_order_relaxed);
         if (atomic_load_explicit(&s->helps->grow_gen, memory_order_acquire) & 1) s->stopped = 5;
     }
     if (s->team) team_maybe_grow(s);
@@ -728,12 +771,14 @@ static void team_maybe_grow(pns *s) {
     pb_pns_team *tm = s->team;
     if (!t->grows || t->nbuckets >= t->cap) return;
     uint64_t used = t->used + (s->inserted - tm->mins0) + (atomic_load(&tm->hins) - tm->hins0);
-    if (used * 8 <= (uint64_t)t->nbuckets * WAYS * 7) return;
+    uint64_t stores = t->stores - t->stores0 + (s->stores - tm->mst0) + (atomic_load(&tm->hstores) - tm->hst0);
+    if (!table_wants_growth(t, used, stores)) return;
     int g = atomic_fetch_add(&tm->grow_gen, 1) + 1;
     while (atomic_load(&tm->parked) != g && !atomic_load(&tm->gone)) continue;
     if (t->nbuckets * 2 <= t->cap && atomic_load(&tm->parked) == g) team_grow(t, tm);
-    else table_grow(t, t->nbuckets * 2 < t->cap ? t->nbuckets * 2 : t->cap);
+    else table_grow(t, table_next(t));
     tm->mins0 = s->inserted, tm->hins0 = atomic_load(&tm->hins);
+    tm->mst0 = s->stores, tm->hst0 = atomic_load(&tm->hstores), t->stores0 = t->stores;
     atomic_fetch_add(&tm->grow_gen, 1);
 }
 
@@ -1178,6 +1223,7 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
         pns_release(x);
         return NULL;
     }
+    x->own.reuse = o->grow_reuse > 0 ? (uint64_t)o->grow_reuse : GROW_REUSE;
     return x;
 }
 
@@ -1316,6 +1362,7 @@ void pb_pns_help(pb_pns *x, pb_pns_team *tm) {
         int g = atomic_load(&tm->grow_gen);
         if (g & 1) { /* the main search grows the table: help, outside the search */
             atomic_store(&tm->hins, s->inserted);
+            atomic_store(&tm->hstores, s->stores);
             atomic_store(&tm->parked, g);
             team_grow_help(s->tt, tm, g);
             continue;
@@ -1384,9 +1431,11 @@ void pb_pns_team_join(pb_pns *x, pb_pns_team *tm) {
     }
     if (tm && !s->team) {
         tm->mins0 = s->inserted, tm->hins0 = 0;
+        tm->mst0 = s->stores, tm->hst0 = 0;
         t->shared = 1;
     } else if (!tm && s->team) {
         t->used += (s->inserted - s->team->mins0) + (atomic_load(&s->team->hins) - s->team->hins0);
+        t->stores += (s->stores - s->team->mst0) + (atomic_load(&s->team->hstores) - s->team->hst0);
         t->shared = 0;
     }
     s->team = tm;

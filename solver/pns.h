@@ -51,6 +51,8 @@ typedef struct pb_pns_opts {
     int team;                    /* with threads > 1: the table is for a team (pb_pns_team_join):
                                         it starts at min(table_bytes, 64 MiB) and grows,
                                         the helper parked, a doubling on both threads */
+    int grow_reuse;              /* beyond 64 MiB a full table grows once rewritten this many
+                                        times over (pns.c, GROW_REUSE); 0 = 16 */
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {

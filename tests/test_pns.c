@@ -356,6 +356,27 @@ static void test_growth(void **state) {
     pb_field_free(f);
 }
 
+/* Beyond 64 MiB (pns.c, GROW_REUSE) a full table waits until it has been
+ * rewritten 16 times over: book (2;6;4) cut at 2.6M nodes on a 1 GiB
+ * budget fills 64 MiB (4 MiB doubled 4 times) and stores more entries than
+ * it holds, but not 8 times as many, so it stays there. */
+static void test_growth_waits(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 4, 0, 0);
+    pb_position p;
+    pb_position_start(f, &p, PB_TOP);
+    pb_pns_opts o = {0};
+    o.node_limit = 2600000;
+    o.table_bytes = (size_t)1 << 30;
+    pb_pns_stats st;
+    pb_pns_value(f, &p, &o, &st);
+    const uint64_t ways64 = st.table_slots / 16; /* the ways of 64 MiB of the 1 GiB */
+    assert_true(st.peak_used * 8 > ways64 * 7);
+    assert_true(st.stores > ways64 && st.stores < 8 * ways64);
+    assert_int_equal(st.grown, 4);
+    pb_field_free(f);
+}
+
 /* A hand-checked position: Bottom to move next to Top's open goal
  * scores at once, so pn proves a win with a single expansion. */
 static void test_goal_at_once(void **state) {
@@ -470,12 +491,13 @@ static void test_heuristic(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_goal_at_once),  cmocka_unit_test(test_starts),
-        cmocka_unit_test(test_book_random),   cmocka_unit_test(test_hockey_random),
-        cmocka_unit_test(test_triple_random), cmocka_unit_test(test_against_alpha_beta),
-        cmocka_unit_test(test_stopped),       cmocka_unit_test(test_growth),
-        cmocka_unit_test(test_solve_pn),      cmocka_unit_test(test_can_score),
-        cmocka_unit_test(test_heuristic),     cmocka_unit_test(test_questions_shared),
+        cmocka_unit_test(test_goal_at_once),     cmocka_unit_test(test_starts),
+        cmocka_unit_test(test_book_random),      cmocka_unit_test(test_hockey_random),
+        cmocka_unit_test(test_triple_random),    cmocka_unit_test(test_against_alpha_beta),
+        cmocka_unit_test(test_stopped),          cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_growth_waits),     cmocka_unit_test(test_solve_pn),
+        cmocka_unit_test(test_can_score),        cmocka_unit_test(test_heuristic),
+        cmocka_unit_test(test_questions_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

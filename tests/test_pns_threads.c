@@ -189,7 +189,9 @@ static void test_shared_table_loop(void **state) {
 
 /* A team on one large table (pns.h): the main search on this thread, its
  * helper on another, solving book (2;6;4) from the start, long enough for
- * the table to grow past its start (64 MiB) with the helper parked, and
+ * the table to grow past its start (64 MiB) with the helper parked (with
+ * grow_reuse 1: by default a table beyond 64 MiB waits for 16 stores per
+ * way, which this search does not make), and
  * for the helper to be called off many times; the value equals one
  * thread's (checked against alpha-beta in test_pns on smaller fields). */
 typedef struct helper_job {
@@ -217,7 +219,7 @@ static void test_team_grows(void **state) {
      * one old bucket, four at most, each placed by its own hash. */
     assert_true(s1.grown >= 1);
     assert_int_equal(s1.lost, 0);
-    o.threads = 2, o.team = 1;
+    o.threads = 2, o.team = 1, o.grow_reuse = 1;
     pb_pns *x = pb_pns_new(f, &p, &o);
     assert_non_null(x);
     pb_pns *h = pb_pns_new_sharing(x, &p, &o);
