@@ -241,8 +241,8 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
  * until written), but the search starts on its first TABLE_START bytes and
  * doubles the buckets in use (up to the budget) whenever 7/8 of their
  * ways are taken (beyond 64 MiB, only once the table has been rewritten
- * GROW_REUSE times over, below).  A search that stores little thus touches little memory:
- * a larger budget costs nothing until a smaller table would be full, where
+ * GROW_REUSE times over, below).  A search that stores little thus
+ * touches little memory: a larger budget costs nothing until a smaller table would be full, where
  * writing every page of a large table at once made short solves slower
  * (page faults), the larger the table the slower.  Growing moves each entry
  * to the bucket of its hash under the new count; the hash is recomputed
@@ -261,13 +261,13 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
  * since the last growth.  A larger table costs every probe more (its
  * lines and pages miss more often): book (2;6;8) after 20 turns took 1.6
  * times as long with --memory 2G as with the default 64 MiB, its table
- * grown to 1 GiB, and searched 1.10 times the nodes.  Held to 256 MiB (4
- * stores per way) it took 1.10-1.21 times as long, to 128 MiB with 1.03
- * times the nodes (8) 1.06-1.12 times; with 16 its table grows to 128 MiB
- * at the end, with the default budget's nodes (docs/solver.md,
- * results/bench_memory.md).  A search long enough
- * to rewrite its table GROW_REUSE times over still gets the whole budget
- * in time.  Like any growth, this changes node counts, never a value. */
+ * grown to 1 GiB, and searched 1.10 times the nodes.  With 4 stores per
+ * way (256 MiB) it took 1.10-1.21 times as long, with 8 (128 MiB, 1.03
+ * times the nodes) 1.06-1.12 times, with 16 (128 MiB near the end, the
+ * default's nodes) 0.97-1.08 times (docs/solver.md,
+ * results/bench_memory.md).  A search long enough to rewrite its table
+ * GROW_REUSE times over still gets the whole budget, later.  Like any
+ * growth, this changes node counts, never a value. */
 #define GROW_REUSE 16
 
 static int table_init(table *t, const pb_field *f, size_t bytes, int shared, int grows) {
