@@ -21,7 +21,8 @@ t0=$(date +%s)
 pb_bench_record book-2-6-8-after-20 > "$work/r20.txt"
 positions=("book (2;4;6) start|--field 2,4,6"
            "book (2;6;4) start|--field 2,6,4"
-           "book (2;6;8) after 20 turns|--field 2,6,8 --record-file $work/r20.txt")
+           "book (2;6;8) after 20 turns|--field 2,6,8 --record-file $work/r20.txt"
+           "book (2;4;6) start, alpha-beta|--field 2,4,6 --algo ab")
 [ "$quick" = 0 ] || positions=("${positions[0]}")
 read -r -a budgets <<< "default $sizes"
 
@@ -78,8 +79,9 @@ done
   echo "- command: \`paperball solve OPTIONS [--memory SIZE] --quiet --json\`, one thread, $reps rounds, each round every budget in turn"
   pb_timed_run "$t0" "$load0"
   echo
-  echo "Per position: the value of one thread's solve with the default table"
-  echo "budget (64 MiB) and with larger ones. The table starts at 4 MiB and"
+  echo "Per position: the value of one thread's solve (proof-number search, the"
+  echo "default, or alpha-beta where the row says so) with the default table"
+  echo "budget (64 MiB) and with larger ones. Either table starts at 4 MiB and"
   echo "doubles when 7/8 full, and beyond 64 MiB only once the search has stored"
   echo "16 entries per way since its last growth (docs/solver.md): a larger table"
   echo "costs every probe more, and a short search does not reuse it. Nodes (and"

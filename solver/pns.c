@@ -71,9 +71,12 @@
  *     2., so any interleaving of threads leaves only proven bounds.
  *     Which child a thread searches, its thresholds and the numbers other
  *     threads stored for unfinished searches only guide: they decide the
- *     order of the work, never a pn = 0 or dn = 0.  A shared table never grows
- *     (growth moves entries without the locks); it is used whole from the
- *     start.  So every answer is the same for any thread count, schedule
+ *     order of the work, never a pn = 0 or dn = 0.  A shared table grows
+ *     only while no search is in it (growth moves entries without the
+ *     locks): a team's (6.) or a crew's, whose members give up their
+ *     questions and park until the last one in has grown it (pb_pns_crew,
+ *     a question given up is asked again: 4.); any other is used whole
+ *     from the start.  So every answer is the same for any thread count, schedule
  *     and table size; only the node counts differ.
  *  6. A team (a search and a helper, pb_pns_help).  The helper reads the
  *     path the search publishes without any lock; whatever it reads, it
@@ -99,6 +102,7 @@
  */
 #include "pns.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +153,9 @@ typedef struct table {
     const pb_field *f;
     int nwords;
     int shared; /* used by more than one thread: buckets locked, never grown */
-    int grows;  /* a team's: shared only while the team works (pb_pns_team_join), and grown
-                   then by the main search with the helper parked */
+    int grows;  /* a team's or a crew's: shared only while the team or crew works
+                   (pb_pns_team_join, pb_pns_crew_new), and grown then with every other
+                   search parked */
     size_t nbuckets, bytes, bucket_words, mapped;
     size_t cap; /* buckets the mapping holds: nbuckets grows up to it */
     void *raw;
@@ -189,9 +194,12 @@ typedef struct pns {
     atomic_int *cancel; /* set by another thread: give up this question */
     FILE *progress;
     int stopped;
-    pb_proven *proven;  /* saved proofs (proven.h); NULL = none */
-    pb_pns_team *team;  /* the main search of a team publishes its path there (NULL: none) */
-    pb_pns_team *helps; /* the team a helper's search works for (NULL: none) */
+    pb_proven *proven;          /* saved proofs (proven.h); NULL = none */
+    pb_pns_team *team;          /* the main search of a team publishes its path there (NULL: none) */
+    pb_pns_team *helps;         /* the team a helper's search works for (NULL: none) */
+    pb_pns_crew *crew;          /* the crew this search is in (NULL: none) */
+    uint64_t crew_ins, crew_st; /* its inserted and stores as last added to the crew's */
+    int crew_stopped;           /* its question given up for the crew's growth */
 } pns;
 
 /* A team (pns.h): what its main search publishes for its helper. */
@@ -222,6 +230,24 @@ struct pb_pns_team {
     atomic_int gphase, gack;    /* stages begun by the main search; the last the helper finished */
     atomic_size_t glo, ghi;     /* the helper's buckets in the current stage */
     atomic_ullong gused, glost; /* the helper's counts of the whole doubling */
+};
+
+/* A crew (pns.h): searches on several threads, each on questions of its
+ * own, sharing a table that grows.  A member that finds the table due to
+ * grow asks for it (want); every member's search then gives its question
+ * up at its next poll (stopped 5, argument 4 above) and parks
+ * (pb_pns_crew_wait); the last one in grows the table alone, no search
+ * being in it, and wakes the others, which ask their questions again. */
+struct pb_pns_crew {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    table *t;
+    int members;          /* joined and not left */
+    int parked;           /* ... waiting for the growth */
+    unsigned gen;         /* growths done */
+    atomic_int want;      /* a growth is asked for */
+    atomic_ullong ins;    /* the members' stores into empty ways since the last growth */
+    atomic_ullong stores; /* ... and all their stores */
 };
 
 static double now_s(void) {
@@ -583,6 +609,7 @@ static double table_fill(const table *t) {
 }
 
 static void team_maybe_grow(pns *s);
+static void crew_poll(pns *s);
 
 static void poll(pns *s) {
     double now = now_s();
@@ -592,8 +619,10 @@ static void poll(pns *s) {
         if (atomic_load_explicit(&s->helps->grow_gen, memory_order_acquire) & 1) s->stopped = 5;
     }
     if (s->team) team_maybe_grow(s);
+    if (s->crew) crew_poll(s);
     if (s->stop && *s->stop) s->stopped = 3;
     else if (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) s->stopped = 5;
+    else if (s->crew && atomic_load_explicit(&s->crew->want, memory_order_relaxed)) s->stopped = 5, s->crew_stopped = 1;
     else if (s->deadline > 0 && now > s->deadline) s->stopped = 1;
     if (s->progress && now >= s->next_report) {
         s->next_report = now + 2.0;
@@ -780,6 +809,40 @@ static void team_maybe_grow(pns *s) {
     tm->mins0 = s->inserted, tm->hins0 = atomic_load(&tm->hins);
     tm->mst0 = s->stores, tm->hst0 = atomic_load(&tm->hstores), t->stores0 = t->stores;
     atomic_fetch_add(&tm->grow_gen, 1);
+}
+
+/* A crew member's report: its stores since its last report added to the
+ * crew's, and a growth asked for if the table, with them, wants one. */
+static void crew_add(pns *s) {
+    pb_pns_crew *c = s->crew;
+    atomic_fetch_add_explicit(&c->ins, s->inserted - s->crew_ins, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->stores, s->stores - s->crew_st, memory_order_relaxed);
+    s->crew_ins = s->inserted, s->crew_st = s->stores;
+}
+
+static void crew_poll(pns *s) {
+    pb_pns_crew *c = s->crew;
+    crew_add(s);
+    if (atomic_load_explicit(&c->want, memory_order_relaxed)) return;
+    /* c->t's counts are written only while every member is parked. */
+    uint64_t used = c->t->used + atomic_load_explicit(&c->ins, memory_order_relaxed);
+    if (table_wants_growth(c->t, used, atomic_load_explicit(&c->stores, memory_order_relaxed)))
+        atomic_store(&c->want, 1);
+}
+
+/* With c->mu held, every member parked or gone: the growth asked for, by
+ * this thread alone (no search is in the table), and the others woken. */
+static void crew_grow(pb_pns_crew *c) {
+    table *t = c->t;
+    if (atomic_load(&c->want) && t->nbuckets < t->cap) {
+        table_grow(t, table_next(t));
+        atomic_store(&c->ins, 0);
+        atomic_store(&c->stores, 0);
+    }
+    atomic_store(&c->want, 0);
+    c->parked = 0;
+    c->gen++;
+    pthread_cond_broadcast(&c->cv);
 }
 
 /* ---- book and hockey: single steps ---- */
@@ -1444,4 +1507,74 @@ void pb_pns_team_join(pb_pns *x, pb_pns_team *tm) {
 void pb_pns_team_over(pb_pns_team *tm) {
     atomic_store(&tm->done, 1);
     atomic_store(&tm->cancel, 1);
+}
+
+pb_pns_crew *pb_pns_crew_new(pb_pns *owner) {
+    table *t = owner->s.tt;
+    if (!t->grows) return NULL;
+    pb_pns_crew *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    if (pthread_mutex_init(&c->mu, NULL)) {
+        free(c);
+        return NULL;
+    }
+    if (pthread_cond_init(&c->cv, NULL)) {
+        pthread_mutex_destroy(&c->mu);
+        free(c);
+        return NULL;
+    }
+    c->t = t;
+    t->shared = 1;
+    return c;
+}
+
+/* Once every member has left: the table is its owner's alone again, its
+ * counts brought up to date. */
+void pb_pns_crew_free(pb_pns_crew *c) {
+    if (!c) return;
+    table *t = c->t;
+    t->used += atomic_load(&c->ins);
+    t->stores0 = t->stores - (atomic_load(&c->stores) < t->stores ? atomic_load(&c->stores) : t->stores);
+    t->shared = 0;
+    pthread_cond_destroy(&c->cv);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+void pb_pns_crew_join(pb_pns *x, pb_pns_crew *c) {
+    pns *s = &x->s;
+    pthread_mutex_lock(&c->mu);
+    c->members++;
+    pthread_mutex_unlock(&c->mu);
+    s->crew = c;
+    s->crew_ins = s->inserted, s->crew_st = s->stores;
+}
+
+void pb_pns_crew_leave(pb_pns *x) {
+    pns *s = &x->s;
+    pb_pns_crew *c = s->crew;
+    if (!c) return;
+    crew_add(s);
+    s->crew = NULL;
+    pthread_mutex_lock(&c->mu);
+    c->members--;
+    if (c->members > 0 && c->parked == c->members) crew_grow(c);
+    pthread_mutex_unlock(&c->mu);
+}
+
+int pb_pns_crew_wait(pb_pns *x) {
+    pns *s = &x->s;
+    pb_pns_crew *c = s->crew;
+    if (!c || !s->crew_stopped) return 0;
+    s->crew_stopped = 0;
+    crew_add(s);
+    /* want stays set until this member parks (a growth waits for every
+     * member), so the growth is still to come. */
+    pthread_mutex_lock(&c->mu);
+    unsigned g = c->gen;
+    if (++c->parked == c->members) crew_grow(c);
+    else
+        while (c->gen == g) pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+    return 1;
 }

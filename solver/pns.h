@@ -48,9 +48,10 @@ typedef struct pb_pns_opts {
     int threads;                 /* searches that will share the table (pb_pns_new_sharing);
                                         more than 1: its buckets are locked and it is
                                         used whole from the start; 0 = 1 */
-    int team;                    /* with threads > 1: the table is for a team (pb_pns_team_join):
-                                        it starts at min(table_bytes, 64 MiB) and grows,
-                                        the helper parked, a doubling on both threads */
+    int team;                    /* with threads > 1: the table is for a team (pb_pns_team_join)
+                                        or a crew (pb_pns_crew_new): it starts at
+                                        min(table_bytes, 64 MiB) and grows, every other
+                                        search parked */
     int grow_reuse;              /* beyond 64 MiB a full table grows once rewritten this many
                                         times over (pns.c, GROW_REUSE); 0 = 16 */
 } pb_pns_opts;
@@ -116,6 +117,24 @@ void pb_pns_team_free(pb_pns_team *tm);
 void pb_pns_team_join(pb_pns *s, pb_pns_team *tm); /* NULL: leave */
 void pb_pns_help(pb_pns *helper, pb_pns_team *tm);
 void pb_pns_team_over(pb_pns_team *tm);
+/* A crew: searches on several threads, each asking questions of its own
+ * (the first-turn classes dealt to the threads), on the table of `owner`
+ * (made with opts.threads > 1 and opts.team), which grows while they work
+ * as one thread's does.  When it is due to grow, every member's question
+ * is given up (PB_UNKNOWN, stopped 5 "cancelled"); the member then calls
+ * pb_pns_crew_wait, which returns once the table has grown (the last
+ * member to park grows it), and asks its question again.  A member that
+ * is done calls pb_pns_crew_leave.  pb_pns_crew_new returns NULL if
+ * memory is short or the table does not grow; pb_pns_crew_free, once
+ * every member has left, gives the table back to its owner alone. */
+typedef struct pb_pns_crew pb_pns_crew;
+pb_pns_crew *pb_pns_crew_new(pb_pns *owner);
+void pb_pns_crew_free(pb_pns_crew *c);
+void pb_pns_crew_join(pb_pns *x, pb_pns_crew *c);
+void pb_pns_crew_leave(pb_pns *x);
+/* After a question answered PB_UNKNOWN: 1 if it was given up for the
+ * crew's growth (the table has grown when this returns: ask again), else 0. */
+int pb_pns_crew_wait(pb_pns *x);
 /* p's value if the table alone decides it (no search), else PB_UNKNOWN. */
 int pb_pns_known(pb_pns *s, const pb_position *p);
 /* Its "can the mover score?" walker (for pb_line_route). */

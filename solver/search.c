@@ -863,6 +863,7 @@ static void pn_team_free(prover *pv, pb_pns **pns) {
  * the nodes and seconds it took. */
 static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb_solve_turn *t, pb_position *q,
                     uint64_t *nodes, double *seconds) {
+    *nodes = 0, *seconds = 0;
     *q = *p;
     pb_route info;
     char err[256];
@@ -888,32 +889,45 @@ static int pn_next_class(atomic_int *next, int n) {
 }
 
 /* Proof-number search on several threads: the first-turn classes of p
- * dealt to the threads, each with its own search on the one shared table.
- * A class's value does not depend on which thread proves it, nor on what
- * the table holds, so neither does any answer.  pv->pn, thread 0's search,
- * stays the solve's search: the table it shares holds every proof, which
- * the line reuses. */
+ * dealt to the threads, each with its own search on the one shared table,
+ * a crew (pns.h): the table grows as one thread's does, each class whose
+ * question was given up for a growth asked again after it.  A class's
+ * value does not depend on which thread proves it, nor on what the table
+ * holds, so neither does any answer.  pv->pn, thread 0's search, stays
+ * the solve's search: the table it shares holds every proof, which the
+ * line reuses. */
 static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r) {
     pb_pns **pns = pn_team(pv, p);
+    pb_pns_crew *crew = pns ? pb_pns_crew_new(pv->pn) : NULL;
     atomic_int next;
     atomic_init(&next, 0);
-    if (!pns) return;
+    if (!crew) {
+        if (pns) pn_team_free(pv, pns);
+        return;
+    }
 #pragma omp parallel num_threads(pv->nthreads)
     {
         pb_pns *x = pns[omp_get_thread_num()];
         pb_position *q = malloc(sizeof *q);
+        if (x && q) pb_pns_crew_join(x, crew);
         for (int i; x && q && !atomic_load(&pv->sh->halt) && (i = pn_next_class(&next, r->nturns)) >= 0;) {
             pb_solve_turn *t = &r->turns[i];
             if (t->end != PB_END_NONE) continue; /* a turn that ends the game is no question */
-            uint64_t nodes;
-            double seconds;
-            int v = pn_class(x, f, p, t, q, &nodes, &seconds);
+            uint64_t nodes = 0, n;
+            double seconds = 0, sec;
+            int v;
+            do {
+                v = pn_class(x, f, p, t, q, &n, &sec);
+                nodes += n, seconds += sec;
+            } while (v == PB_UNKNOWN && pb_pns_crew_wait(x));
             if (v == -2) atomic_store(&pv->sh->halt, 1);
             if (v == -2 || v == PB_UNKNOWN) continue;
             t->value = v, t->nodes_searched = nodes, t->seconds = seconds;
         }
+        if (x && q) pb_pns_crew_leave(x);
         free(q);
     }
+    pb_pns_crew_free(crew);
     pn_team_free(pv, pns);
 }
 
@@ -1000,13 +1014,13 @@ static int solve_start(const pb_field *f, const pb_position *p, const pb_solve_o
     for (int i = 0; i < nthreads; i++) worker_init(&pv->ws[i], sh, i), pb_reach_root(&pv->ws[i].reach, p);
     if (o->algo != PB_ALGO_PN) return 0;
     /* Proof-number search uses the threads for the first-turn classes
-     * (pn_classes); a value alone with two threads or more, in book and
+     * (pn_classes, a crew on a table that grows); a value alone with two threads or more, in book and
      * hockey (the helper follows single steps), is a team on a table that
      * grows (prove_team; a third thread and more are not used), else one
      * search (docs/solver.md, threads). */
     if (!o->first_turns) pv->nthreads = pv->nthreads > 1 && pb_turns_are_steps(f) ? 2 : 1;
     pv->po = solve_pn_opts(f, p, o, pv->nthreads);
-    pv->po.team = !o->first_turns && pv->nthreads > 1;
+    pv->po.team = pv->nthreads > 1; /* a table that grows: a team's, or a crew's (pn_classes) */
     pv->pn = pb_pns_new(f, p, &pv->po);
     if (pv->pn) return 0;
     solve_end(pv, tt);

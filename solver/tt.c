@@ -21,6 +21,8 @@ int pb_tt_init(pb_tt *t, const pb_field *f, size_t max_bytes, int shared) {
     if (t->cap < 1) t->cap = 1;
     t->nbuckets = shared || PB_TT_START / per_bucket >= t->cap ? t->cap : PB_TT_START / per_bucket;
     if (t->nbuckets < 1) t->nbuckets = 1;
+    t->free_buckets = PB_TT_FREE / per_bucket > t->nbuckets ? PB_TT_FREE / per_bucket : t->nbuckets;
+    t->reuse = PB_TT_REUSE;
     t->bucket_map = t->cap * sizeof(pb_tt_bucket);
     t->key_map = t->cap * PB_TT_WAYS * (size_t)t->kw * sizeof(uint64_t);
     t->buckets = pb_table_map(&t->bucket_map);
@@ -47,6 +49,7 @@ void pb_tt_free(pb_tt *t) {
 void pb_tt_clear(pb_tt *t) {
     memset(t->buckets, 0, t->nbuckets * sizeof(pb_tt_bucket));
     t->used = 0;
+    t->stores0 = t->stores;
 }
 
 static inline void lock(pb_tt *t, pb_tt_bucket *b) {
@@ -119,7 +122,10 @@ static void tt_grow(pb_tt *t) {
     uint64_t bm[PB_TT_WAYS], bk[PB_TT_WAYS * (PB_MAX_WORDS + 1)];
     size_t old = t->nbuckets, keys = (size_t)PB_TT_WAYS * (size_t)t->kw * sizeof(uint64_t);
     t->nbuckets = old * 2 < t->cap ? old * 2 : t->cap;
+    /* Up to free_buckets, not past it in one doubling. */
+    if (old < t->free_buckets && t->nbuckets > t->free_buckets) t->nbuckets = t->free_buckets;
     t->used = 0;
+    t->stores0 = t->stores;
     for (size_t i = old; i-- > 0;) {
         memcpy(bm, t->buckets[i].meta, sizeof bm);
         memcpy(bk, key_at(t, i, 0), keys);
@@ -173,7 +179,12 @@ void pb_tt_store(pb_tt *t, const pb_tt_key *k, int lo, int hi, int best, uint64_
     bk->meta[w] = (k->hash & TAG_MASK) | META_USED | (uint64_t)(lo + 1) << 33 | (uint64_t)(hi + 1) << 35 |
                   (uint64_t)best << 37 | wc << 41;
     unlock(t, bk);
-    if (!t->shared && t->nbuckets < t->cap && t->used * 8 > t->nbuckets * PB_TT_WAYS * 7) tt_grow(t);
+    if (t->shared) return;
+    t->stores++;
+    /* 7/8 of the ways taken; beyond free_buckets, rewritten reuse times. */
+    if (t->nbuckets < t->cap && t->used * 8 > t->nbuckets * PB_TT_WAYS * 7 &&
+        (t->nbuckets < t->free_buckets || t->stores - t->stores0 >= t->reuse * t->nbuckets * PB_TT_WAYS))
+        tt_grow(t);
 }
 
 size_t pb_tt_slots(const pb_tt *t) { return t->cap * PB_TT_WAYS; }

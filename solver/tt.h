@@ -44,8 +44,15 @@
  * the new count, the hash recomputed from the stored key (pb_key_hash) and
  * checked against the tag; an entry that fails the check, or finds its
  * new bucket full of more valuable entries, is dropped: lost work, never
- * truth.  A shared table is used whole from the start (growing would stop
- * every thread).
+ * truth.  Beyond PB_TT_FREE bytes (64 MiB, the default budget) a full
+ * table doubles only once the search has stored PB_TT_REUSE entries per
+ * way since the last growth: a larger table costs every probe more (its
+ * lines and pages miss more often), so a search short enough not to
+ * rewrite it many times over is faster on the smaller one (book (2;4;6)
+ * by alpha-beta took 1.5 times as long with a 2 GiB budget as with 64 MiB,
+ * the same nodes; docs/solver.md).  Like any growth this changes node
+ * counts, never a value.  A shared table is used whole from the start
+ * (growing would stop every thread).
  *
  * Keys: the table does not know what a key means; the search chooses one
  * orientation of a position among its mirror images (search.c), and the
@@ -61,6 +68,8 @@
 #include "position.h"
 
 #define PB_TT_WAYS 7
+#define PB_TT_FREE ((size_t)64 << 20)
+#define PB_TT_REUSE 16
 
 typedef struct pb_tt_stats {
     uint64_t probes, hits, stores, replaced;
@@ -87,6 +96,9 @@ typedef struct pb_tt {
     size_t cap;                 /* buckets mapped: nbuckets grows up to it (one thread) */
     size_t used;                /* ways in use (counted with one thread only) */
     size_t grown, lost;         /* growths; entries whose key did not give their tag */
+    size_t free_buckets;        /* below this count a full table doubles at once */
+    uint64_t reuse;             /* beyond it, once stored into this many times per way */
+    uint64_t stores, stores0;   /* stores (one thread only): in all, at the last growth */
     const pb_field *f;          /* to place entries again when growing */
     size_t bytes;               /* memory held */
     pb_tt_bucket *buckets;      /* mmap'd */

@@ -247,11 +247,78 @@ static void test_team_grows(void **state) {
     pb_field_free(f);
 }
 
+/* A crew (pns.h) on one table that grows: this thread solves book (2;6;4)
+ * from the start, another thread positions after its first turns, each
+ * question given up for a growth asked again (grow_reuse 1, as above), so
+ * that the table grows past 64 MiB with both at work; every value equals
+ * one thread's on a table of its own. */
+typedef struct crew_job {
+    pb_pns *x;
+    const pb_position *pos;
+    int n, *got, waits;
+} crew_job;
+
+static void *crew_run(void *arg) {
+    crew_job *j = arg;
+    for (int i = 0; i < j->n; i++) {
+        int v;
+        while ((v = pb_pns_solve(j->x, &j->pos[i])) == PB_UNKNOWN && pb_pns_crew_wait(j->x)) j->waits++;
+        j->got[i] = v;
+    }
+    pb_pns_crew_leave(j->x);
+    return NULL;
+}
+
+static void test_crew_grows(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 4, 0, 0);
+    enum { N = 6 };
+    pb_position pos[N + 1];
+    pb_position_start(f, &pos[0], PB_TOP);
+    uint64_t seed = 5;
+    for (int i = 1; i <= N; i++) random_position(f, &pos[i], 1 + i % 3, &seed);
+    pb_pns_opts o = {0};
+    o.table_bytes = (size_t)1 << 30;
+    o.threads = 2, o.team = 1, o.grow_reuse = 1;
+    pb_pns *x = pb_pns_new(f, &pos[0], &o);
+    assert_non_null(x);
+    pb_pns *h = pb_pns_new_sharing(x, &pos[0], &o);
+    assert_non_null(h);
+    pb_pns_crew *c = pb_pns_crew_new(x);
+    assert_non_null(c);
+    int got[N + 1];
+    crew_job jx = {x, pos, 1, got, 0}, jh = {h, pos + 1, N, got + 1, 0};
+    pb_pns_crew_join(x, c);
+    pb_pns_crew_join(h, c);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, crew_run, &jh), 0);
+    crew_run(&jx);
+    pthread_join(th, NULL);
+    pb_pns_crew_free(c);
+    pb_pns_stats st, sh;
+    pb_pns_get_stats(x, &st);
+    pb_pns_get_stats(h, &sh);
+    assert_true(st.grown >= 1);
+    assert_int_equal(st.lost, 0);
+    assert_true(sh.nodes > 0);
+    print_message("crew: grown %d, questions asked again %d + %d\n", (int)st.grown, jx.waits, jh.waits);
+    assert_true(jx.waits + jh.waits >= (int)st.grown); /* each growth: a question given up, asked again */
+    for (int i = 0; i <= N; i++) {
+        pb_pns_opts one = {0};
+        one.table_bytes = (size_t)64 << 20;
+        assert_int_equal(got[i], pb_pns_value(f, &pos[i], &one, NULL));
+    }
+    assert_int_equal(got[0], PB_WIN); /* results/solved.md: Top wins book (2;6;4) */
+    pb_pns_free(h);
+    pb_pns_free(x);
+    pb_field_free(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_book),       cmocka_unit_test(test_hockey),
         cmocka_unit_test(test_triple),     cmocka_unit_test(test_shared_table_loop),
-        cmocka_unit_test(test_team_grows),
+        cmocka_unit_test(test_team_grows), cmocka_unit_test(test_crew_grows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

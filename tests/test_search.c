@@ -434,10 +434,45 @@ static void test_table_growth(void **state) {
     pb_field_free(f);
 }
 
+/* Beyond free_buckets a full table waits: with free_buckets at its start
+ * it fills (7/8 of its ways taken) and does not grow while fewer than
+ * reuse stores per way have come since; once that many have, it grows. */
+static void test_table_growth_waits(void **state) {
+    (void)state;
+    pb_field *f = field(PB_RULES_BOOK, 2, 6, 8, 0, 0);
+    pb_tt t;
+    assert_int_equal(pb_tt_init(&t, f, (size_t)256 << 20, 0), 0);
+    t.free_buckets = t.nbuckets;
+    t.reuse = 2; /* fewer stores to make than the default's 16 */
+    size_t start = t.nbuckets;
+    pb_tt_stats st = {0, 0, 0, 0, 0};
+    enum { N = 120000 }; /* fills the table (test_table_growth) in fewer than 2 stores per way */
+    pb_position *p = malloc(sizeof *p * N);
+    assert_non_null(p);
+    uint64_t seed = 9, n = 0;
+    for (int i = 0; i < N; i++) random_position(f, &p[i], 1 + i % 40, &seed);
+    assert_true(N < t.reuse * start * PB_TT_WAYS);
+    for (; n < t.reuse * start * PB_TT_WAYS - 1; n++) {
+        pb_tt_key k = pb_tt_key_of(&p[n % N]);
+        pb_tt_store(&t, &k, 0, 0, 0, 1, &st);
+    }
+    assert_true(t.used * 8 > start * PB_TT_WAYS * 7); /* full: the 7/8 rule alone would have grown it */
+    assert_int_equal(t.grown, 0);
+    assert_int_equal(t.nbuckets, start);
+    pb_tt_key k = pb_tt_key_of(&p[n % N]);
+    pb_tt_store(&t, &k, 0, 0, 0, 1, &st); /* the reuse-th store per way */
+    assert_int_equal(t.grown, 1);
+    assert_int_equal(t.nbuckets, 2 * start);
+    free(p);
+    pb_tt_free(&t);
+    pb_field_free(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_table_growth),
+        cmocka_unit_test(test_table_growth_waits),
         cmocka_unit_test(test_book_start_tiny),
         cmocka_unit_test(test_hockey_start_tiny),
         cmocka_unit_test(test_book_random),
