@@ -830,11 +830,12 @@ static void crew_poll(pns *s) {
         atomic_store(&c->want, 1);
 }
 
-/* With c->mu held, every member parked or gone: the growth asked for, by
- * this thread alone (no search is in the table), and the others woken. */
-static void crew_grow(pb_pns_crew *c) {
+/* With c->mu held, every member parked or gone: the growth asked for (if
+ * grow), by this thread alone (no search is in the table), and the others
+ * woken. */
+static void crew_grow(pb_pns_crew *c, int grow) {
     table *t = c->t;
-    if (atomic_load(&c->want) && t->nbuckets < t->cap) {
+    if (grow && atomic_load(&c->want) && t->nbuckets < t->cap) {
         table_grow(t, table_next(t));
         atomic_store(&c->ins, 0);
         atomic_store(&c->stores, 0);
@@ -1558,7 +1559,10 @@ void pb_pns_crew_leave(pb_pns *x) {
     s->crew = NULL;
     pthread_mutex_lock(&c->mu);
     c->members--;
-    if (c->members > 0 && c->parked == c->members) crew_grow(c);
+    /* A member leaving because the solve stops (time, stop flag, node
+     * limit) wakes the others without growing the table: they stop as
+     * well, or ask for the growth again and, alone, make it. */
+    if (c->members > 0 && c->parked == c->members) crew_grow(c, s->stopped == 0 || s->stopped == 5);
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -1572,7 +1576,7 @@ int pb_pns_crew_wait(pb_pns *x) {
      * member), so the growth is still to come. */
     pthread_mutex_lock(&c->mu);
     unsigned g = c->gen;
-    if (++c->parked == c->members) crew_grow(c);
+    if (++c->parked == c->members) crew_grow(c, 1);
     else
         while (c->gen == g) pthread_cond_wait(&c->cv, &c->mu);
     pthread_mutex_unlock(&c->mu);
