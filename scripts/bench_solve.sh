@@ -5,6 +5,7 @@
 # --base, the older program and this one solving the same positions side
 # by side in one run (CPU seconds, nodes, peak memory, ratios).
 # Usage: scripts/bench_solve.sh [BUILD_DIR] [--base OLD_BUILD_DIR] [--quick]
+#   PB_BENCH_LIMIT=S  stop each side-by-side run after S seconds (default 1200)
 #   --quick   leave out the positions that take minutes
 set -euo pipefail
 build_arg=
@@ -99,7 +100,7 @@ for line in sys.stdin.read().splitlines():
 ')
 fi
 {
-  pb_head "Solver speed" "scripts/bench_solve.sh${base:+ --base OLD_BUILD}"
+  pb_head "Solver speed" "${PB_BENCH_LIMIT:+PB_BENCH_LIMIT=$PB_BENCH_LIMIT }scripts/bench_solve.sh${base:+ --base OLD_BUILD}"
   echo "- command: \`paperball bench --solve --threads 2\` (table 64 MiB per run)"
   [ -z "$base" ] || echo "- side by side: \`paperball solve ... --quiet --json\` of commit $base_commit (the older program) and of this one"
   pb_timed_run "$t0" "$load0"
