@@ -191,9 +191,11 @@ static void print_text(const pb_field *f, const pb_game *g, const pb_solve_resul
            pb_search_unit(f), r->seconds, r->rate / 1e6, r->threads, r->threads == 1 ? "" : "s");
     if (nranks) printf("table        one per process, %.1f MiB each\n", (double)r->tt_bytes / 1048576.0);
     else
-        printf("table        %.1f MiB, %zu entries, %zu used; %llu probes, %llu hits, %llu stores, %llu replaced\n",
-               (double)r->tt_bytes / 1048576.0, r->tt_slots, r->tt_used, (unsigned long long)r->tt.probes,
-               (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores, (unsigned long long)r->tt.replaced);
+        printf("table        %.1f MiB of a %.1f MiB budget, %zu entries, %zu used; %llu probes, %llu hits, %llu "
+               "stores, %llu replaced\n",
+               (double)r->tt_in_use / 1048576.0, (double)r->tt_bytes / 1048576.0, r->tt_in_use_slots, r->tt_used,
+               (unsigned long long)r->tt.probes, (unsigned long long)r->tt.hits, (unsigned long long)r->tt.stores,
+               (unsigned long long)r->tt.replaced);
     printf("peak memory  %.1f MiB%s\n", (double)r->peak_rss / 1048576.0, nranks ? " (the most of one process)" : "");
     if (cs) print_cluster_text(cs);
 }
@@ -261,6 +263,8 @@ static void print_json(const pb_field *f, const pb_game *g, const pb_solve_resul
     pb_json_object(j, "table");
     pb_json_uint(j, "bytes", r->tt_bytes);
     pb_json_uint(j, "slots", r->tt_slots);
+    pb_json_uint(j, "in_use_bytes", r->tt_in_use);
+    pb_json_uint(j, "in_use_slots", r->tt_in_use_slots);
     pb_json_uint(j, "used", r->tt_used);
     pb_json_uint(j, "probes", r->tt.probes);
     pb_json_uint(j, "hits", r->tt.hits);

@@ -1339,6 +1339,9 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
     st->root_pn = s->root_pn, st->root_dn = s->root_dn;
     st->table_bytes = s->tt->bytes;
     st->table_slots = s->tt->cap * WAYS;
+    st->in_use_bytes = s->tt->nbuckets * s->tt->bucket_words * sizeof(uint64_t);
+    st->in_use_slots = s->tt->nbuckets * WAYS;
+    st->table_shared = s->tt->shared;
     st->peak_used = s->tt->shared ? s->inserted : s->tt->used;
     st->grown = s->tt->grown, st->lost = s->tt->lost;
     st->probes = s->probes, st->hits = s->hits;

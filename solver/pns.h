@@ -57,15 +57,17 @@ typedef struct pb_pns_opts {
 } pb_pns_opts;
 
 typedef struct pb_pns_stats {
-    uint64_t nodes;            /* expansions: calls of the recursive search */
-    uint64_t steps;            /* single steps (book, hockey) or plies (triple) made */
-    uint64_t iterations;       /* children searched from the root's loop */
-    int questions;             /* yes/no questions asked (1 or 2) */
-    uint64_t root_pn, root_dn; /* of the last question when it stopped */
-    size_t table_bytes, table_slots;
-    size_t peak_used; /* slots ever filled (stores into empty slots) */
-    uint64_t grown;   /* the table grew this often (pns.c, table_grow) */
-    uint64_t lost;    /* entries dropped as it grew (no room, or a key that did not give its hash) */
+    uint64_t nodes;                    /* expansions: calls of the recursive search */
+    uint64_t steps;                    /* single steps (book, hockey) or plies (triple) made */
+    uint64_t iterations;               /* children searched from the root's loop */
+    int questions;                     /* yes/no questions asked (1 or 2) */
+    uint64_t root_pn, root_dn;         /* of the last question when it stopped */
+    size_t table_bytes, table_slots;   /* the budget: the most the table may grow to */
+    size_t in_use_bytes, in_use_slots; /* the table as it is now (its buckets in use) */
+    int table_shared;                  /* still shared: peak_used counts this search's inserts only */
+    size_t peak_used;                  /* ways filled: now, or (table_shared) this search's stores into empty ways */
+    uint64_t grown;                    /* the table grew this often (pns.c, table_grow) */
+    uint64_t lost;                     /* entries dropped as it grew (no room, or a key that did not give its hash) */
     uint64_t probes, hits, stores, replaced;
     uint64_t reduced_keys; /* keys reduced to the reachable part (reach.h) */
     double seconds;

@@ -97,7 +97,9 @@ typedef struct pb_solve_result {
     uint64_t nodes;      /* search nodes: single steps taken (plies in triple) */
     double seconds, rate;
     int threads;
-    size_t tt_bytes, tt_slots, tt_used;
+    size_t tt_bytes, tt_slots;         /* the table's budget */
+    size_t tt_in_use, tt_in_use_slots; /* the table as it was at the end (it grows up to the budget) */
+    size_t tt_used;                    /* its ways filled then */
     pb_tt_stats tt;
     size_t peak_rss;           /* bytes, VmHWM of the process */
     int algo;                  /* PB_ALGO_AB or PB_ALGO_PN: what proved the values */

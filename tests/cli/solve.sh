@@ -34,6 +34,19 @@ check "table 64M = 1K" "$a" "$c"
 r=$("$pb" solve --field 2,4,4 --quiet --json --hash 1K | field "d['table']['replaced'] > 0")
 check "a 1K table replaces" "True" "$r"
 
+# The table reported as it is, not as its budget: a table starts small
+# (4 MiB; a team's 64 MiB) and grows only as the search fills it, so a
+# solve of a few hundred nodes with a 2 GiB budget ends on a table of at
+# most 64 MiB, with fewer ways filled than it has.
+for opts in "" "--threads 2" "--algo ab"; do
+  # shellcheck disable=SC2086 # the options are several words
+  r=$("$pb" solve --field 2,4,4 --quiet --json --memory 2G $opts |
+    field "d['table']['bytes'] >= 2000 << 20, 0 < d['table']['in_use_bytes'] <= 64 << 20, 0 < d['table']['used'] <= d['table']['in_use_slots'] < d['table']['slots']")
+  check "table in use, budget 2G ${opts:-pn}" "True True True" "$r"
+done
+t=$("$pb" solve --field 2,4,4 --quiet --memory 2G)
+contains "text table in use" "MiB of a 2048.0 MiB budget" "$t"
+
 # Text output, best turn and line; the line ends the game.
 t=$("$pb" solve --field 2,4,4 --quiet)
 contains "text value" "value        " "$t"
