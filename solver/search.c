@@ -1117,26 +1117,26 @@ static void solve_counts(const prover *pv, const pb_tt *tt, pb_solve_result *r) 
     r->tt = st;
     r->tt_bytes = tt->bytes;
     r->tt_slots = pb_tt_slots(tt);
-    r->tt_in_use = tt->cap ? tt->bytes / tt->cap * tt->nbuckets : 0;
+    r->tt_in_use = pb_tt_bytes_in_use(tt);
     r->tt_in_use_slots = tt->nbuckets * PB_TT_WAYS;
     /* One thread counts its table's ways in use; threads sharing one count
      * their stores into empty ways. */
     r->tt_used = tt->shared ? st.inserted : tt->used;
+    if (pv->pn) {
+        pb_pns_stats ps;
+        pb_pns_get_stats(pv->pn, &ps);
+        r->nodes = ps.nodes + pv->gone_nodes;
+        r->tt.probes = ps.probes + pv->gone_probes, r->tt.hits = ps.hits + pv->gone_hits;
+        r->tt.stores = ps.stores + pv->gone_stores, r->tt.replaced = ps.replaced + pv->gone_replaced;
+        r->tt.inserted = ps.peak_used + pv->gone_inserted;
+        r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots;
+        r->tt_in_use = ps.in_use_bytes, r->tt_in_use_slots = ps.in_use_slots;
+        /* A table no longer shared has every thread's inserts in its count
+         * (pb_pns_team_join, pb_pns_crew_free); one still shared, the sum. */
+        r->tt_used = ps.table_shared ? r->tt.inserted : ps.peak_used;
+        r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
+    }
     if (r->tt_used > r->tt_in_use_slots) r->tt_used = r->tt_in_use_slots;
-    if (!pv->pn) return;
-    pb_pns_stats ps;
-    pb_pns_get_stats(pv->pn, &ps);
-    r->nodes = ps.nodes + pv->gone_nodes;
-    r->tt.probes = ps.probes + pv->gone_probes, r->tt.hits = ps.hits + pv->gone_hits;
-    r->tt.stores = ps.stores + pv->gone_stores, r->tt.replaced = ps.replaced + pv->gone_replaced;
-    r->tt.inserted = ps.peak_used + pv->gone_inserted;
-    r->tt_bytes = ps.table_bytes, r->tt_slots = ps.table_slots;
-    r->tt_in_use = ps.in_use_bytes, r->tt_in_use_slots = ps.in_use_slots;
-    /* A table no longer shared has every thread's inserts in its count
-     * (pb_pns_team_join, pb_pns_crew_free); one still shared, the sum. */
-    r->tt_used = ps.table_shared ? r->tt.inserted : ps.peak_used;
-    if (r->tt_used > r->tt_in_use_slots) r->tt_used = r->tt_in_use_slots;
-    r->root_pn = ps.root_pn, r->root_dn = ps.root_dn;
 }
 
 /* Start, the value (by the classes when they are asked for or dealt to

@@ -189,6 +189,8 @@ void pb_tt_store(pb_tt *t, const pb_tt_key *k, int lo, int hi, int best, uint64_
 
 size_t pb_tt_slots(const pb_tt *t) { return t->cap * PB_TT_WAYS; }
 
+size_t pb_tt_bytes_in_use(const pb_tt *t) { return t->bytes / t->cap * t->nbuckets; }
+
 size_t pb_tt_used(const pb_tt *t) {
     size_t n = 0;
     for (size_t b = 0; b < t->nbuckets; b++)

@@ -135,8 +135,9 @@ static inline void pb_tt_prefetch(const pb_tt *t, uint64_t hash) {
 int pb_tt_probe(pb_tt *t, const pb_tt_key *k, int *lo, int *hi, int *best, pb_tt_stats *st);
 /* Records proven bounds lo <= value(k) <= hi (merged with what is there). */
 void pb_tt_store(pb_tt *t, const pb_tt_key *k, int lo, int hi, int best, uint64_t work, pb_tt_stats *st);
-size_t pb_tt_used(const pb_tt *t);  /* ways in use: a scan of the whole table */
-size_t pb_tt_slots(const pb_tt *t); /* ways in all */
+size_t pb_tt_used(const pb_tt *t);         /* ways in use: a scan of the whole table */
+size_t pb_tt_slots(const pb_tt *t);        /* ways in all */
+size_t pb_tt_bytes_in_use(const pb_tt *t); /* the memory of the buckets in use (nbuckets) */
 /* The fraction of ways in use, estimated from at most `sample` buckets
  * spread over the table (cheap enough for progress lines). */
 double pb_tt_fill(const pb_tt *t, size_t sample);
