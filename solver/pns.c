@@ -66,7 +66,16 @@
  *     replace, key, meta and numbers written), so a reader sees each slot
  *     as one store left it: its key bits, segment words, bounds and
  *     numbers all from the same write, never a key of one position with
- *     the bounds of another.  Every store merges the bounds already there
+ *     the bounds of another.  A probe first looks for the position
+ *     without the lock (table_maybe_has: atomic loads, which a store's
+ *     atomic writes may interleave with): finding no way that matches,
+ *     it answers "not there" at once; only a way that matches is found
+ *     and read again under the lock.  A read torn by a store can thus
+ *     only make a probe miss an entry that is there (or take the lock in
+ *     vain), which is what a replacement does anyway (3.): the position
+ *     gets its first guesses, and a proof needs none of the table's
+ *     entries to be found.  No number or bound is ever taken from the
+ *     lockless read.  Every store merges the bounds already there
  *     (under the same lock), and every bound a thread stores is proven by
  *     2., so any interleaving of threads leaves only proven bounds.
  *     Which child a thread searches, its thresholds and the numbers other
@@ -392,6 +401,24 @@ static int table_find(const table *t, uint64_t *b, const uint64_t *seg, uint64_t
     return -1;
 }
 
+/* Whether bucket b may hold the position, read without the lock (shared
+ * tables: most probes find nothing, and a lock written at every probe made
+ * the lines of buckets both threads read move between their caches).
+ * Atomic loads, as the locked writers' stores are atomic (store): a read
+ * torn by a store gives a wrong answer either way, which is harmless
+ * (argument 5 at the top): "no" makes the probe miss, as after a
+ * replacement; "yes" only sends it to the locked find. */
+static int table_maybe_has(const table *t, const uint64_t *b, const uint64_t *seg, uint64_t key) {
+    for (int w = 0; w < WAYS; w++) {
+        if ((__atomic_load_n(&b[w], __ATOMIC_RELAXED) & M_KEY) != key) continue;
+        const uint64_t *x = b + 2 * WAYS + (size_t)w * (size_t)t->nwords;
+        int i = 0;
+        while (i < t->nwords && __atomic_load_n(&x[i], __ATOMIC_RELAXED) == seg[i]) i++;
+        if (i == t->nwords) return 1;
+    }
+    return 0;
+}
+
 /* Puts the entry of bucket copy `from`, way w, into bucket b: a free way,
  * else the way with the least work if the entry has more; else drops it.
  * used, lost: the counts it keeps up to date (the caller's own). */
@@ -526,11 +553,12 @@ static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int t
     /* The meta and numbers of one write: read under the bucket's lock. */
     table *t = s->tt;
     uint64_t *b = table_bucket(t, k->hash), m = 0, num = 0;
+    s->probes++;
+    if (t->shared && !table_maybe_has(t, b, k->seg, key_bits(k->bt, k->hash))) return 0;
     bucket_lock(t, b);
     int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
     if (w >= 0) m = b[w], num = num_get(b, w);
     bucket_unlock(t, b);
-    s->probes++;
     if (w < 0) return 0;
     s->hits++;
     int lo = meta_lo(m), hi = meta_hi(m);
@@ -568,8 +596,11 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
             s->inserted++;
             if (!t->shared) t->used++; /* a shared table's header is read by every probe: never written */
         }
-        memcpy(slot_seg(t, b, e), k->seg, sizeof(uint64_t) * (size_t)nw);
-        b[e] = key;
+        /* Atomic stores: lockless probes may read these words meanwhile
+         * (table_maybe_has). */
+        uint64_t *x = slot_seg(t, b, e);
+        for (int i = 0; i < nw; i++) __atomic_store_n(&x[i], k->seg[i], __ATOMIC_RELAXED);
+        __atomic_store_n(&b[e], key, __ATOMIC_RELAXED);
     }
     int mine = s->A == to_move;
     if (pn == 0) {
@@ -588,7 +619,7 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
         m |= qbits(s, k->orient);
         num_set(b, e, (pn < NUM_MAX ? pn : NUM_MAX) | (dn < DN_MAX ? dn : DN_MAX) << 32);
     } else m |= b[e] & M_QUESTION;
-    b[e] = m;
+    __atomic_store_n(&b[e], m, __ATOMIC_RELAXED);
     bucket_unlock(t, b);
     if (s->proven && (pn == 0 || dn == 0))
         pb_proven_note(s->proven, p, lo, hi, 8, work); /* proven node reported here */
