@@ -91,7 +91,7 @@ refused "other claims" "a checkpoint of another run" "$pb" prove --claim no-draw
 refused "other depth" "a checkpoint of another run" "$pb" prove "${walks[@]:0:2}" --depth 3 --checkpoint t.ckpt --resume
 refused "other field" "another rule set or field" "$pb" prove "${walks[@]}" --field 2,2,2 --checkpoint t.ckpt --resume
 cp t.ckpt bad.ckpt
-printf '\x55' | dd of=bad.ckpt bs=1 seek=300 conv=notrunc 2>/dev/null
+flip_byte bad.ckpt 300
 refused "damaged" "damaged" "$pb" prove "${walks[@]}" --checkpoint bad.ckpt --resume
 head -c 120 t.ckpt >cut.ckpt
 refused "cut short" "cut.ckpt" "$pb" prove "${walks[@]}" --checkpoint cut.ckpt --resume

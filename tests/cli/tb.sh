@@ -77,7 +77,7 @@ cmp -s m.pbt m2.pbt || fail "resumed build differs from a fresh one"
 
 # Damaged and foreign files: one line, exit status 2.
 cp b.pbt d.pbt
-printf '\x55' | dd of=d.pbt bs=1 seek=300 conv=notrunc status=none
+flip_byte d.pbt 300
 check "damaged: verify" 2 "$(status "$pb" tb verify d.pbt)"
 check "damaged: probe" 2 "$(status "$pb" tb probe d.pbt)"
 check "damaged: one line" 1 "$("$pb" tb verify d.pbt 2>&1 | wc -l)"

@@ -7,6 +7,9 @@
 #   contains NAME NEEDLE TEXT    NEEDLE occurs in TEXT
 #   status CMD...                prints CMD's exit status (output discarded)
 #   skip REASON                  reports the test skipped (ctest: SKIP_RETURN_CODE 77)
+#   flip_byte FILE OFFSET        inverts the byte at OFFSET (a damaged file,
+#                                whatever the byte was: writing a fixed value
+#                                left the file whole when it held that value)
 #   finish                       prints the tally; exit status 1 on failures
 # (ctest runs each script in a scratch directory of its own.)
 pb=${1:?usage: $(basename "$0") /path/to/paperball}
@@ -23,6 +26,12 @@ status() { "$@" >/dev/null 2>&1; echo $?; }
 skip() {
   echo "skipped: $*"
   exit 77
+}
+flip_byte() {
+  local b
+  b=$(od -An -tu1 -j "$2" -N1 "$1" 2>/dev/null | tr -d ' ')
+  [ -n "$b" ] || { fail "flip_byte: $1 has no byte $2"; return; }
+  printf '%b' "\\0$(printf '%03o' $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 finish() {
   echo "$fails failed"
