@@ -67,7 +67,7 @@
  *     as one store left it: its key bits, segment words, bounds and
  *     numbers all from the same write, never a key of one position with
  *     the bounds of another.  A probe first looks for the position
- *     without the lock (table_maybe_has: atomic loads, which a store's
+ *     without the lock (table_find unlocked: atomic loads, which a store's
  *     atomic writes may interleave with): finding no way that matches,
  *     it answers "not there" at once; only a way that matches is found
  *     and read again under the lock.  A read torn by a store can thus
@@ -390,33 +390,23 @@ static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) {
     return b + 2 * WAYS + (size_t)w * (size_t)t->nwords;
 }
 
-/* The way holding exactly this position in bucket b, or -1 (the caller
- * holds the bucket's lock). */
-static int table_find(const table *t, uint64_t *b, const uint64_t *seg, uint64_t key) {
-    for (int w = 0; w < WAYS; w++) {
-        if ((b[w] & M_KEY) != key) continue;
-        if (memcmp(slot_seg(t, b, w), seg, sizeof(uint64_t) * (size_t)t->nwords)) continue;
-        return w;
-    }
-    return -1;
-}
-
-/* Whether bucket b may hold the position, read without the lock (shared
- * tables: most probes find nothing, and a lock written at every probe made
- * the lines of buckets both threads read move between their caches).
- * Atomic loads, as the locked writers' stores are atomic (store): a read
- * torn by a store gives a wrong answer either way, which is harmless
- * (argument 5 at the top): "no" makes the probe miss, as after a
- * replacement; "yes" only sends it to the locked find. */
-static int table_maybe_has(const table *t, const uint64_t *b, const uint64_t *seg, uint64_t key) {
+/* The way holding exactly this position in bucket b, or -1.  Under the
+ * bucket's lock (shared tables) its answer is exact.  A shared table's
+ * probe also calls it first without the lock (lookup: most probes find
+ * nothing, and a lock written at every probe made the lines of buckets
+ * both threads read move between their caches); hence atomic loads, as a
+ * locked store's writes are atomic (store).  Read torn by a store, its
+ * answer is harmless (argument 5 at the top): -1 makes the probe miss, as
+ * after a replacement; a way only sends the probe to the locked find. */
+static int table_find(const table *t, const uint64_t *b, const uint64_t *seg, uint64_t key) {
     for (int w = 0; w < WAYS; w++) {
         if ((__atomic_load_n(&b[w], __ATOMIC_RELAXED) & M_KEY) != key) continue;
         const uint64_t *x = b + 2 * WAYS + (size_t)w * (size_t)t->nwords;
         int i = 0;
         while (i < t->nwords && __atomic_load_n(&x[i], __ATOMIC_RELAXED) == seg[i]) i++;
-        if (i == t->nwords) return 1;
+        if (i == t->nwords) return w;
     }
-    return 0;
+    return -1;
 }
 
 /* Puts the entry of bucket copy `from`, way w, into bucket b: a free way,
@@ -554,7 +544,7 @@ static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int t
     table *t = s->tt;
     uint64_t *b = table_bucket(t, k->hash), m = 0, num = 0;
     s->probes++;
-    if (t->shared && !table_maybe_has(t, b, k->seg, key_bits(k->bt, k->hash))) return 0;
+    if (t->shared && table_find(t, b, k->seg, key_bits(k->bt, k->hash)) < 0) return 0; /* looked for without the lock */
     bucket_lock(t, b);
     int w = table_find(t, b, k->seg, key_bits(k->bt, k->hash));
     if (w >= 0) m = b[w], num = num_get(b, w);
@@ -597,7 +587,7 @@ static void store(pns *s, const pb_position *p, const pb_image_key *k, int to_mo
             if (!t->shared) t->used++; /* a shared table's header is read by every probe: never written */
         }
         /* Atomic stores: lockless probes may read these words meanwhile
-         * (table_maybe_has). */
+         * (table_find). */
         uint64_t *x = slot_seg(t, b, e);
         for (int i = 0; i < nw; i++) __atomic_store_n(&x[i], k->seg[i], __ATOMIC_RELAXED);
         __atomic_store_n(&b[e], key, __ATOMIC_RELAXED);
