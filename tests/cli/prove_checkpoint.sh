@@ -40,8 +40,9 @@ same "finished checkpoint: same report" full.txt again.txt
 
 # Stopped by SIGTERM in the middle of a claim: the checkpoint is written at
 # the start, and again after each field; the signal comes once the file has
-# changed after it was first seen (the first field takes milliseconds, so
-# one or two fields are saved; the third takes a second or more).
+# changed after it was first seen (the first two fields take milliseconds,
+# so one or two fields are saved, or on a loaded machine, where the file may
+# first be seen with two saved, three; the third takes a second or more).
 "$pb" prove "${walks[@]}" --checkpoint s.ckpt >stop.txt 2>stop.err &
 pid=$!
 for _ in $(seq 600); do [ -f s.ckpt ] && break; sleep 0.05; done
@@ -54,7 +55,7 @@ contains "SIGTERM: the closing line says why" "stopped by SIGTERM" "$(cat stop.e
 contains "SIGTERM: the claims after it not started" "not checked (SIGTERM came first)" "$(cat stop.txt)"
 "$pb" prove "${walks[@]}" --checkpoint s.ckpt --resume >res.txt 2>res.err
 check "SIGTERM: resumed" 0 $?
-if grep -Eq '0 of 3 claims finished, no-draws from field [23]$' res.err; then echo "ok   SIGTERM: resumed mid-claim"
+if grep -Eq '0 of 3 claims finished, no-draws from field [234]$' res.err; then echo "ok   SIGTERM: resumed mid-claim"
 else fail "SIGTERM: not resumed in the middle of the first claim: $(cat res.err)"; fi
 same "SIGTERM: resumed = uninterrupted" full.txt res.txt
 
