@@ -398,10 +398,10 @@ static inline uint64_t *slot_seg(const table *t, uint64_t *b, int w) {
  * locked store's writes are atomic (store).  Read torn by a store, its
  * answer is harmless (argument 5 at the top): -1 makes the probe miss, as
  * after a replacement; a way only sends the probe to the locked find. */
-static int table_find(const table *t, const uint64_t *b, const uint64_t *seg, uint64_t key) {
+static int table_find(const table *t, uint64_t *b, const uint64_t *seg, uint64_t key) {
     for (int w = 0; w < WAYS; w++) {
         if ((__atomic_load_n(&b[w], __ATOMIC_RELAXED) & M_KEY) != key) continue;
-        const uint64_t *x = b + 2 * WAYS + (size_t)w * (size_t)t->nwords;
+        const uint64_t *x = slot_seg(t, b, w);
         int i = 0;
         while (i < t->nwords && __atomic_load_n(&x[i], __ATOMIC_RELAXED) == seg[i]) i++;
         if (i == t->nwords) return w;
