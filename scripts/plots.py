@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """plots.py - SVG plots of the results tables (standard library only).
 
-Reads results/solved.csv, results/enumeration.csv and results/depths.csv (written by
-scripts/plots.sh) and writes into results/img/:
+Reads results/solved.csv, results/enumeration.csv, results/depths.csv (written by
+scripts/plots.sh) and results/long_solve_*.md and writes into results/img/:
   solved-map-RULES.svg   the solved frontier of one rule variant: a grid of
                          width W x length L, each cell split into stripes
                          for the goal widths G = 2, 4, ..., W; colour = value
@@ -12,6 +12,9 @@ scripts/plots.sh) and writes into results/img/:
   solve-time.svg         solve time against field area W*L, log scale
   enumeration-map.svg    from results/enumeration.csv: the fields whose whole
                          games are counted, per rule set, by order of magnitude
+  long-solve-FIELD.svg   from each results/long_solve_*.md (scripts/long_solve.sh):
+                         the root's proof and disproof numbers and the pace of
+                         the search over the run, from its progress lines
 Usage: scripts/plots.py ROOT COMMIT   (ROOT: the repository)
 Every SVG says in its <desc> which table and commit it was drawn from."""
 import csv
@@ -297,6 +300,70 @@ def enumeration_map(rows):
                'longer, did not finish (or the rule set has no such field).</text>')
     write("enumeration-map.svg", out)
 
+PROGRESS = re.compile(r"^solve: ([0-9.]+) s, (\d+) nodes, ([0-9.]+)M nodes/s, table ([0-9.]+)% full, .*"
+                      r"root pn (\d+) dn (\d+)$")
+
+
+def lin_axis(out, x0, y0, w, h, hi, step, label):
+    """A linear y axis from 0 to hi, a grid line every step; returns the mapping."""
+    def ymap(v):
+        return y0 + h - v / hi * h
+    v = 0
+    while v <= hi + 1e-9:
+        y = ymap(v)
+        out.append(f'<path d="M{x0} {y:.1f}H{x0 + w}" stroke="#e4e4e4"/>')
+        out.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{v:g}</text>')
+        v += step
+    out.append(f'<text x="{x0 - 40}" y="{y0 + h / 2}" text-anchor="middle" font-size="12" '
+               f'transform="rotate(-90 {x0 - 40} {y0 + h / 2})">{label}</text>')
+    out.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" stroke="#888"/>')
+    return ymap
+
+
+def long_solve(path):
+    """The root's numbers and the search's pace over a long solve, from the
+    progress lines its results page quotes (one about every 150 s)."""
+    text = open(path).read()
+    pts = [tuple(float(g) for g in m.groups()) for m in
+           (PROGRESS.match(line) for line in text.splitlines()) if m]
+    if len(pts) < 2:
+        return
+    title = re.search(r"^# (.*)$", text, re.M).group(1)
+    cmd = re.search(r"^- command: `([^`]*)`", text, re.M)
+    commit = re.search(r"^- commit: (\S+)", text, re.M)
+    name = "long-solve-" + slug(os.path.basename(path)[len("long_solve_"):-len(".md")]) + ".svg"
+    tmax = max(p[0] for p in pts)
+    x0, w, h = 80, 520, 200
+    ya, yb = 60, 60 + h + 70
+    out = svg_open(x0 + w + 230, yb + h + 60, title, "results/" + os.path.basename(path))
+    sub = (cmd.group(1) if cmd else "") + (f" (commit {commit.group(1)})" if commit else "")
+    out.append(f'<text x="{x0 + w / 2 + 100}" y="42" text-anchor="middle" font-size="11" fill="#444">'
+               f'{escape(sub)}</text>')
+    step = 600 if tmax > 1800 else 60 if tmax <= 600 else 300
+    xmap = lambda t: x0 + t / tmax * w
+    for y0 in (ya, yb):
+        t = 0
+        while t <= tmax + 1e-9:
+            out.append(f'<text x="{xmap(t):.1f}" y="{y0 + h + 16}" text-anchor="middle" font-size="11">{t:g}</text>')
+            t += step
+        out.append(f'<text x="{x0 + w / 2}" y="{y0 + h + 34}" text-anchor="middle" font-size="12">seconds</text>')
+    nmax = max(max(p[4], p[5]) for p in pts)
+    nstep = 10 if nmax <= 100 else 10 ** (len(str(int(nmax))) - 1)
+    ymap = lin_axis(out, x0, ya, w, h, math.ceil(nmax * 1.1 / nstep) * nstep, nstep, "at the root")
+    rmax = max(p[2] for p in pts)
+    rmap = lin_axis(out, x0, yb, w, h, max(1.0, math.ceil(rmax * 5) / 5), 0.2, "million nodes a second")
+    series = [("pn", 4, ymap, SERIES[0], "", "proof number"),
+              ("dn", 5, ymap, SERIES[1], "", "disproof number"),
+              ("pace", 2, rmap, SERIES[2], "", "main search (mean so far)"),
+              ("full", 3, lambda v: yb + h - v / 100 * h, "#888", ' stroke-dasharray="6 4"',
+               "table full (top: 100%)")]
+    for n, (cls, i, m, col, dash, label) in enumerate(series):
+        d = "M" + "L".join(f"{xmap(p[0]):.1f} {m(p[i]):.1f}" for p in pts)
+        out.append(f'<path class="{cls}" d="{d}" fill="none" stroke="{col}" stroke-width="2"{dash}/>')
+        ly = (ya if n < 2 else yb) + 14 + (n % 2) * 18
+        legend_key(out, x0 + w + 14, ly, line_mark(x0 + w + 14, ly, col, dash), label)
+    write(name, out)
+
 
 def main():
     os.makedirs(IMG, exist_ok=True)
@@ -312,6 +379,10 @@ def main():
     if os.path.exists(depths_csv):
         with open(depths_csv) as f:
             growth(list(csv.DictReader(line for line in f if not line.startswith("#"))))
+    results = os.path.join(ROOT, "results")
+    for name in sorted(os.listdir(results)):
+        if name.startswith("long_solve_") and name.endswith(".md"):
+            long_solve(os.path.join(results, name))
 
 
 main()

@@ -4,7 +4,8 @@
 # against area, from results/solved.csv; the fields whose whole games are
 # counted, from results/enumeration.csv; the growth of the game tree per
 # depth, from results/depths.csv, which this script writes first by running
-# `paperball enumerate --json` on a few small fields (a few minutes); and
+# `paperball enumerate --json` on a few small fields (a few minutes); the
+# root's numbers over each long solve, from results/long_solve_*.md; and
 # results/plots.md, the page that shows them all.
 # Usage: scripts/plots.sh [--no-enumerate] [BUILD_DIR]   (default build/)
 #   --no-enumerate  keep results/depths.csv as it is (it names its own run)
@@ -101,6 +102,21 @@ page=$root/results/plots.md
   echo "time limit."
   echo
   echo "![solve time against field area](img/solve-time.svg)"
+  for f in "$root"/results/long_solve_*.md; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .md)
+    img=long-solve-$(echo "${name#long_solve_}" | tr '_' '-').svg
+    echo
+    echo "## $(sed -n '1s/^# //p' "$f")"
+    echo
+    echo "The proof and disproof numbers at the root over the run (a win is proven when"
+    echo "the first reaches 0, a loss when the second does), the main search's mean pace"
+    echo "since the start and how full the table is, from the progress lines that"
+    echo "\`results/$name.md\` (\`scripts/long_solve.sh\`) quotes; its command and"
+    echo "commit are in the picture's subtitle."
+    echo
+    echo "![$name](img/$img)"
+  done
 } >"$page.tmp"
 mv "$page.tmp" "$page"
 echo "wrote results/plots.md" >&2

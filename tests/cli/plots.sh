@@ -3,7 +3,7 @@
 # on tables written here: the map of the fields whose whole games are
 # counted (a cell per goal width, its colour and number by the order of
 # magnitude of the games, over-limit and over-memory marks), and the solved
-# map beside it.
+# map beside it; the root's numbers over a long solve.
 # Usage: bash plots.sh /path/to/paperball   (run in a scratch directory; the
 # program is not used: the tables are written here)
 set -u
@@ -54,4 +54,27 @@ check "more games, a darker green" yes \
     "$([ $((16#$(fill 'book (2;2;6)'))) -lt $((16#$(fill 'book (2;2;2)'))) ] && echo yes || echo no)"
 contains "the solved map written" "wrote results/img/solved-map-book.svg" "$(cat out.txt)"
 contains "the solved map: an unsolved field marked" '<title>(2;2;4) unknown ' "$(cat results/img/solved-map-book.svg)"
+# A long solve's page: the root's numbers drawn from its progress lines.
+# By hand: t = 0, 100, 200 s map to x = 80, 340, 600 (80 + t/200 * 520);
+# the numbers' axis tops at 50 (the largest, 40, plus a tenth, rounded up
+# to a ten), so y = 260 - v * 4: pn 10, 20, 5 at y 220, 180, 240.
+cat > results/long_solve_book_2_2_4.md << 'EOF'
+# A long solve: book (2;2;4) from the start
+
+- command: `paperball solve --rules book --field 2,2,4`
+- commit: abc123
+
+```
+solve: 0.0 s, 5 nodes, 0.50M nodes/s, table 10.0% full, proof-number search: can Top win? root pn 10 dn 30
+solve: 100.0 s, 9 nodes, 0.40M nodes/s, table 50.0% full, proof-number search: can Top win? root pn 20 dn 40
+solve: 200.0 s, 12 nodes, 0.30M nodes/s, table 90.0% full, proof-number search: can Top win? root pn 5 dn 0
+```
+EOF
+python3 "$plots" "$PWD" abc123 > out.txt 2> err.txt
+check "plots.py with a long solve: status" 0 $?
+contains "the long solve drawn" "wrote results/img/long-solve-book-2-2-4.svg" "$(cat out.txt)"
+check "the proof number's path" 'M80.0 220.0L340.0 180.0L600.0 240.0' \
+    "$(sed -n 's/.*class="pn" d="\([^"]*\)".*/\1/p' results/img/long-solve-book-2-2-4.svg)"
+contains "the run's command in the subtitle" "paperball solve --rules book --field 2,2,4 (commit abc123)" \
+    "$(cat results/img/long-solve-book-2-2-4.svg)"
 finish
