@@ -40,12 +40,14 @@ def svg_open(w, h, title, source):
             f'<text x="{w / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">{escape(title)}</text>']
 
 
-def write(name, lines):
+def write(name, lines, source=""):
+    """Writes results/img/NAME and says so (with " from SOURCE" if given:
+    scripts/plots.sh reads these lines to link the pictures)."""
     path = os.path.join(IMG, name)
     with open(path + ".tmp", "w") as f:
         f.write("\n".join(lines + ["</svg>"]) + "\n")
     os.replace(path + ".tmp", path)
-    print("wrote results/img/" + name)
+    print("wrote results/img/" + name + (" from " + source if source else ""))
 
 
 def slug(rules):
@@ -300,6 +302,7 @@ def enumeration_map(rows):
                'longer, did not finish (or the rule set has no such field).</text>')
     write("enumeration-map.svg", out)
 
+
 PROGRESS = re.compile(r"^solve: ([0-9.]+) s, (\d+) nodes, ([0-9.]+)M nodes/s, table ([0-9.]+)% full, .*"
                       r"root pn (\d+) dn (\d+)$")
 
@@ -335,7 +338,8 @@ def long_solve(path):
     tmax = max(p[0] for p in pts)
     x0, w, h = 80, 520, 200
     ya, yb = 60, 60 + h + 70
-    out = svg_open(x0 + w + 230, yb + h + 60, title, "results/" + os.path.basename(path))
+    source = "results/" + os.path.basename(path)
+    out = svg_open(x0 + w + 230, yb + h + 60, title, source)
     sub = (cmd.group(1) if cmd else "") + (f" (commit {commit.group(1)})" if commit else "")
     out.append(f'<text x="{x0 + w / 2 + 100}" y="42" text-anchor="middle" font-size="11" fill="#444">'
                f'{escape(sub)}</text>')
@@ -362,7 +366,7 @@ def long_solve(path):
         out.append(f'<path class="{cls}" d="{d}" fill="none" stroke="{col}" stroke-width="2"{dash}/>')
         ly = (ya if n < 2 else yb) + 14 + (n % 2) * 18
         legend_key(out, x0 + w + 14, ly, line_mark(x0 + w + 14, ly, col, dash), label)
-    write(name, out)
+    write(name, out, source)
 
 
 def main():

@@ -45,7 +45,10 @@ if [ "$enumerate" = 1 ]; then
   mv "$out.tmp" "$out"
   echo "wrote results/depths.csv ($(($(date +%s) - t0)) s)" >&2
 fi
-maps=$(python3 "$root/scripts/plots.py" "$root" "$commit" | sed -n 's|^wrote results/img/\(solved-map-.*\)\.svg$|\1|p')
+drawn=$(python3 "$root/scripts/plots.py" "$root" "$commit")
+maps=$(sed -n 's|^wrote results/img/\(solved-map-.*\)\.svg$|\1|p' <<<"$drawn")
+# "IMAGE SOURCE" of each long solve drawn (plots.py names the picture)
+longs=$(sed -n 's|^wrote results/img/\(long-solve-.*\.svg\) from results/\(.*\)$|\1 \2|p' <<<"$drawn")
 t1=$(date +%s)
 page=$root/results/plots.md
 {
@@ -102,10 +105,10 @@ page=$root/results/plots.md
   echo "time limit."
   echo
   echo "![solve time against field area](img/solve-time.svg)"
-  for f in "$root"/results/long_solve_*.md; do
-    [ -e "$f" ] || continue
+  while read -r img src; do
+    [ -n "$img" ] || continue
+    f=$root/results/$src
     name=$(basename "$f" .md)
-    img=long-solve-$(echo "${name#long_solve_}" | tr '_' '-').svg
     echo
     echo "## $(sed -n '1s/^# //p' "$f")"
     echo
@@ -116,7 +119,7 @@ page=$root/results/plots.md
     echo "commit are in the picture's subtitle."
     echo
     echo "![$name](img/$img)"
-  done
+  done <<<"$longs"
 } >"$page.tmp"
 mv "$page.tmp" "$page"
 echo "wrote results/plots.md" >&2
