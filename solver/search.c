@@ -1051,9 +1051,10 @@ static void prove_class(prover *pv, const pb_field *f, const pb_position *p, pb_
 }
 
 /* --first-turns: every class listed (within the memory cap), then each
- * proven (by all threads, or dealt to the threads of proof-number search);
- * the value follows from the classes, or is searched when they do not give
- * it.  Returns whether every class was proven. */
+ * proven (by all threads, or dealt to the threads of proof-number search,
+ * in book and hockey after the value); the value follows from the classes,
+ * or is searched when they do not give it.  Returns whether every class
+ * was proven. */
 static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, const pb_solve_opts *o,
                          pb_solve_result *r, pb_position *q) {
     shared *sh = pv->sh;
@@ -1061,13 +1062,29 @@ static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, co
     sh->phase = "listing the first-turn classes";
     pb_solve_root_turns(f, p, o->class_bytes, keep_going, &pv->ws[0], r);
     sh->nclasses = r->nturns;
-    if (dealt) pn_classes(pv, f, p, r);
+    int value = PB_UNKNOWN;
+    if (dealt && pb_turns_are_steps(f)) {
+        /* The value first, by the team (prove_team), then the classes it
+         * left open dealt to the threads.  A lost root is proven only by
+         * proving every class, so its classes are then read from the
+         * table; a won one leaves the other classes, as dealt before
+         * (docs/solver.md, threads).  A run stopped among the classes
+         * still has the value. */
+        sh->phase = "the value";
+        *q = *p;
+        value = prove_team(pv, q);
+        sh->phase = "the first-turn classes";
+    }
+    if (dealt && !atomic_load(&sh->halt)) pn_classes(pv, f, p, r);
     for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !dealt; i++) {
         pb_solve_turn *t = &r->turns[i];
         if (t->end == PB_END_NONE) prove_class(pv, f, p, t, q);
         atomic_fetch_add(&sh->classes_done, 1);
     }
     pb_solve_combine(p, r);
+    /* Two proofs of one value: the root's and its classes'. */
+    assert(value == PB_UNKNOWN || r->value == PB_UNKNOWN || value == r->value);
+    if (r->value == PB_UNKNOWN) r->value = value;
     int complete = r->nsolved_classes == r->nturns && !r->overflow && !r->stopped;
     if (r->value == PB_UNKNOWN && !atomic_load(&sh->halt)) {
         /* Too many classes to list: the value all the same. */
