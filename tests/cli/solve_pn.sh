@@ -68,4 +68,13 @@ check "--full-keys with --batch" 2 "$(echo "" | status "$pb" solve --field 2,4,4
 "$pb" solve --field 2,8,10 --algo pn --time-limit 0.2 --quiet --json > out.json 2>/dev/null
 check "stopped: status" 3 "$?"
 check "stopped: value" "unknown True" "$(field "d['value'], d['stopped']" < out.json)"
+# --first-turns on 2 threads: the classes' searches, made after the value,
+# stop by the solve's time limit, not one that runs from their making (book
+# (2;6;4): its value takes about 1.3 s of 2 threads, its classes some 5 s
+# more; once the classes ran on for as long as the value had taken).
+"$pb" solve --field 2,6,4 --first-turns --threads 2 --time-limit 3 --quiet --json > tl.json 2>/dev/null
+st=$?
+[ $st -eq 3 ] || [ $st -eq 0 ] || fail "--first-turns, 2 threads, --time-limit 3: status $st"
+check "--first-turns, 2 threads: stops by its time limit" True \
+    "$(field "d['seconds'] < 3.5" < tl.json)"
 finish
