@@ -25,13 +25,26 @@ trap 'rm -rf "$work"' EXIT
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# The classes: listed by a --first-turns solve stopped at once (status 3).
-# shellcheck disable=SC2086 # $extra holds several options
-"$pb" solve --rules "$rules" --field "$field" $extra --first-turns --time-limit 0.001 --json --quiet \
-  > "$work/classes.json" 2> "$work/classes.err" || [ $? -eq 3 ] || {
-  cat "$work/classes.err" >&2
-  exit 1
+[[ $seconds =~ ^[0-9]+([.][0-9]+)?$ ]] && awk -v s="$seconds" 'BEGIN { exit !(s > 0) }' || {
+  echo "$(basename "$0"): --seconds $seconds: expected a positive number" >&2
+  exit 2
 }
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || {
+  echo "$(basename "$0"): --jobs $jobs: expected a positive whole number" >&2
+  exit 2
+}
+
+# The classes: listed by a --first-turns solve stopped at once (status 3;
+# 2: the program's one line on bad options, and the same status here).
+st=0
+# shellcheck disable=SC2086 # $extra holds several options
+"$pb" solve --rules "$rules" --field "$field" $extra --memory "$memory" --first-turns --time-limit 0.001 \
+  --json --quiet > "$work/classes.json" 2> "$work/classes.err" || st=$?
+if [ "$st" -ne 0 ] && [ "$st" -ne 3 ]; then
+  cat "$work/classes.err" >&2
+  [ "$st" -eq 2 ] && exit 2
+  exit 1
+fi
 python3 - "$work/classes.json" > "$work/classes.txt" <<'EOF' || exit 1
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -58,6 +71,16 @@ while read -r route _ ends; do
   solve_class "$route" "$i" &
 done < "$work/classes.txt"
 wait
+# A class's solve that failed (status other than 0, solved, or 3, stopped
+# by its time limit): its message, and no table.
+for f in "$work"/*.status; do
+  [ -e "$f" ] || continue
+  st=$(cat "$f")
+  if [ "$st" -ne 0 ] && [ "$st" -ne 3 ]; then
+    tail -1 "${f%.status}.err" >&2
+    exit 1
+  fi
+done
 
 summary=$(python3 - "$work" <<'EOF'
 import json, os, sys
@@ -71,14 +94,7 @@ for i, line in enumerate(open(os.path.join(work, "classes.txt")), 1):
         rows.append(f"| {route} | {nroutes} | {ends}, the game ends | - | - | - | - | - |")
         values.append(ends)
         continue
-    status = open(base + ".status").read().strip()
-    try:
-        d = json.load(open(base + ".json"))
-    except (OSError, ValueError):
-        err = open(base + ".err").read().strip().splitlines()
-        rows.append(f"| {route} | {nroutes} | failed (exit {status}: {err[-1] if err else ''}) | - | - | - | - | - |")
-        values.append("unknown")
-        continue
+    d = json.load(open(base + ".json"))
     wall, peak = open(base + ".time").read().split()[-2:]
     # The solve's value is for the player to move after the first turn;
     # the class's, for the first player: the other one's, unless the

@@ -27,7 +27,7 @@ for line in open(sys.argv[1]):
     if len(c) > 4 and c[1] not in ("class", "---"):
         print(c[1], c[3].split(",")[0])' "$1"
 }
-run() { # NAME OPTIONS...: the script on a field, its table into NAME.md
+run() { # NAME OPTIONS...: the script on a field, its messages into NAME.err; prints its status
   local name=$1
   shift
   bash repo/scripts/first_turns_solve.sh --build "$(dirname "$pb")" --memory 64M --jobs 2 "$@" 2> "$name.err"
@@ -61,5 +61,12 @@ check "book 2,6,6 in 0.2 s: status" 0 "$st"
 md=repo/results/first_turns_book_2_6_6.md
 contains "stopped: the start unknown" "the start's value stays unknown: 0 of 5 classes proven" "$(cat "$md")"
 contains "stopped: a class's numbers" "| d5-d4 | 1 | unknown | can bottom win? |" "$(cat "$md")"
+# Bad options: one line, status 2, no table.
+rm -f repo/results/first_turns_book_2_4_4.md
+check "bad --seconds: status" 2 "$(run bad --field 2,4,4 --seconds soon)"
+check "bad --seconds: one line" 1 "$(wc -l < bad.err)"
+check "bad --field: status" 2 "$(run bad --field 2,x,4 --seconds 1)"
+check "bad --jobs: status" 2 "$(run bad --field 2,4,4 --seconds 1 --jobs none)"
+[ -e repo/results/first_turns_book_2_4_4.md ] && fail "bad options: a table written"
 check "repository results untouched" "$before" "$(results_sum first_turns_book_2_4_4.md first_turns_book_2_6_6.md)"
 finish
