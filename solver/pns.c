@@ -1320,6 +1320,9 @@ pb_pns *pb_pns_new_sharing(pb_pns *owner, const pb_position *root, const pb_pns_
         pns_release(x);
         return NULL;
     }
+    /* Its owner's time: a search made later (the classes after the value)
+     * stops when the owner does, not a whole limit after its making. */
+    x->s.deadline = owner->s.deadline;
     return x;
 }
 

@@ -88,8 +88,9 @@ pb_pns *pb_pns_new(const pb_field *f, const pb_position *root, const pb_pns_opts
 void pb_pns_free(pb_pns *s);
 /* A search with a state of its own (orientations, limits, counts) on the
  * table of `owner` (made with opts.threads > 1, to be shared safely), for
- * another thread; o as for pb_pns_new (its table_bytes unused).  owner
- * must outlive it.  NULL if memory is short. */
+ * another thread; o as for pb_pns_new (its table_bytes unused; its time
+ * limit replaced by the owner's deadline, so that a search made later
+ * stops with the owner).  owner must outlive it.  NULL if memory is short. */
 pb_pns *pb_pns_new_sharing(pb_pns *owner, const pb_position *root, const pb_pns_opts *o);
 /* The value of p as pb_pns_value gives it. */
 int pb_pns_solve(pb_pns *s, const pb_position *p);

@@ -836,13 +836,6 @@ static pb_pns **pn_team(prover *pv, const pb_position *p) {
     if (!pns) return NULL;
     pb_pns_opts o = pv->po;
     o.progress = NULL; /* thread 0 reports */
-    /* A search's time limit runs from its making: a helper made after the
-     * value (solve_classes) gets what is left of the solve's, so that it
-     * stops when thread 0's does. */
-    if (pv->sh->deadline > 0) {
-        double left = pv->sh->deadline - omp_get_wtime();
-        o.time_limit = left > 1e-6 ? left : 1e-6;
-    }
     pns[0] = pv->pn;
     for (int id = 1; id < pv->nthreads; id++) pns[id] = pb_pns_new_sharing(pv->pn, p, &o);
     return pns;
