@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """plots.py - SVG plots of the results tables (standard library only).
 
-Reads results/solved.csv, results/enumeration.csv, results/depths.csv (written by
+Reads results/solved.csv, results/values.csv, results/enumeration.csv, results/depths.csv (written by
 scripts/plots.sh) and results/long_solve_*.md and writes into results/img/:
   solved-map-RULES.svg   the solved frontier of one rule variant: a grid of
                          width W x length L, each cell split into stripes
                          for the goal widths G = 2, 4, ..., W; colour = value
                          for the player to move at the start; '?' = stopped
                          by the time limit; blank = not tried
+  value-map-RULES.svg    the same from results/values.csv (the value alone)
   enumeration-growth.svg positions and turn sequences per depth, log scale
   solve-time.svg         solve time against field area W*L, log scale
   enumeration-map.svg    from results/enumeration.csv: the fields whose whole
@@ -86,7 +87,8 @@ def grid_frames(out, cols, nrows, u, ox, oy, size=12):
             out.append(f'<rect x="{ox + i * u}" y="{oy + j * u}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
 
 
-def solved_maps(rows):
+def solved_maps(rows, kind="solved"):
+    """The maps of results/solved.csv (kind solved) or results/values.csv (kind value)."""
     variants = []
     for r in rows:
         if r["rules"] not in variants:
@@ -102,9 +104,9 @@ def solved_maps(rows):
         cols, nrows = wmax // 2, lmax // 2
         u = 46
         ox, oy = 70, 78
-        title = f"Solved fields: {v}"
+        title = f"{'Solved fields' if kind == 'solved' else 'Values of fields'}: {v}"
         width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30, 400), oy + nrows * u + 110
-        out = svg_open(width, height, title, "results/solved.csv")
+        out = svg_open(width, height, title, "results/solved.csv" if kind == "solved" else "results/values.csv")
         out.append(f'<text x="{ox + cols * u / 2}" y="{oy - 26}" text-anchor="middle" font-size="12" fill="#444">width W</text>')
         out.append(f'<text x="{ox - 40}" y="{oy + nrows * u / 2}" text-anchor="middle" font-size="12" fill="#444" '
                    f'transform="rotate(-90 {ox - 40} {oy + nrows * u / 2})">length L</text>')
@@ -129,7 +131,7 @@ def solved_maps(rows):
                    'the start. Each cell is split</text>')
         out.append(f'<text x="{ox - 40}" y="{ly + 40}" font-size="11" fill="#444">into goal widths G = 2, 4, ..., W '
                    '(left to right); blank: not tried.</text>')
-        write(f"solved-map-{slug(v)}.svg", out)
+        write(f"{kind}-map-{slug(v)}.svg", out)
 
 
 def legend_key(out, x, y, mark, label):
@@ -371,10 +373,16 @@ def long_solve(path):
 
 def main():
     os.makedirs(IMG, exist_ok=True)
-    with open(os.path.join(ROOT, "results", "solved.csv")) as f:
-        rows = list(csv.DictReader(f))
-    solved_maps(rows)
-    solve_time(rows)
+    solved_csv = os.path.join(ROOT, "results", "solved.csv")
+    if os.path.exists(solved_csv):
+        with open(solved_csv) as f:
+            rows = list(csv.DictReader(f))
+        solved_maps(rows)
+        solve_time(rows)
+    values_csv = os.path.join(ROOT, "results", "values.csv")
+    if os.path.exists(values_csv):
+        with open(values_csv) as f:
+            solved_maps(list(csv.DictReader(f)), "value")
     enum_csv = os.path.join(ROOT, "results", "enumeration.csv")
     if os.path.exists(enum_csv):
         with open(enum_csv) as f:

@@ -6,10 +6,13 @@
 # with the same goal width that are no narrower and no shorter are then not
 # tried (they are assumed no easier: a wider goal can be easier, so other
 # goal widths go on), and a rule set stops after --misses such fields.
+# With --table values each field's value alone is proven (no first-turn
+# classes), which reaches much larger fields: results/values.md and .csv.
 #
 # Usage: scripts/solve_tables.sh [--time-limit SECONDS] [--hash SIZE]
 #                                [--threads N] [--max-side N] [--build DIR]
 #                                [--jobs N] [--keep DIR] [--misses N]
+#                                [--table solved|values]
 #   --time-limit  wall-clock limit per field (default 600; the goal is
 #                 "within one hour": pass 3600 for that)
 #   --hash        table memory per run (default 1G)
@@ -19,6 +22,9 @@
 #                 process with --threads threads
 #   --misses      unfinished fields after which a rule set stops (default 2;
 #                 1 stops at the first)
+#   --table       solved (default): the value and every first-turn class
+#                 (--first-turns), into results/solved.md and .csv; values:
+#                 the value only, into results/values.md and .csv
 #   --keep        keep each field's run in DIR and reuse it when the script
 #                 runs again with the same command and program commit: a
 #                 run stopped (Ctrl-C, a lost machine) goes on where it was
@@ -32,10 +38,16 @@ maxside=12
 jobs=1
 keep=
 misses=2
+table=solved
 pb_options --time-limit=limit --hash=hash --threads=threads --max-side=maxside --build=build --jobs=jobs \
-  --keep=keep --misses=misses -- "$@"
+  --keep=keep --misses=misses --table=table -- "$@"
 case $misses in
   '' | *[!0-9]* | 0) echo "scripts/solve_tables.sh: --misses must be a whole number from 1 up" >&2; exit 2 ;;
+esac
+case $table in
+  solved) classes=(--first-turns) ;;
+  values) classes=() ;;
+  *) echo "scripts/solve_tables.sh: --table must be solved or values" >&2; exit 2 ;;
 esac
 pb_program "$build"
 started=$(pb_now)
@@ -64,6 +76,18 @@ if "$pb" moves --rules triple --field '2;6;8' 2>/dev/null | tail -1 | awk '{exit
   variants+=("triple|--rules triple")
 fi
 
+# settled STATUS JSON: whether a run settled its field: with --table solved
+# it ended well (status 0: the value and every class); with --table values
+# its value is proven, even if the line after it was stopped by the limit.
+settled() {
+  if [ "$table" = solved ]; then
+    [ "$1" -eq 0 ]
+  else
+    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])).get("value") not in ("win", "draw", "loss"))' \
+      "$2" 2>/dev/null
+  fi
+}
+
 # solve_variant K NAME OPTS: the fields of one rule variant in order of
 # size, into $work/K.tsv (name, field, status, command, JSON file per
 # line), skipping those dominated by an unfinished field (same G, W and L
@@ -80,7 +104,7 @@ solve_variant() {
     done
     # shellcheck disable=SC2086
     "$pb" info $opts --field "$fl" >/dev/null 2>&1 || continue   # not a field of this rule set
-    cmd="paperball solve $opts --field '$fl' --threads $threads --hash $hash --time-limit $limit --json --quiet"
+    cmd="paperball solve $opts --field '$fl'${classes:+ ${classes[*]}} --threads $threads --hash $hash --time-limit $limit --json --quiet"
     id=$(printf '%s %s' "$pbcommit" "$cmd" | sha1sum | cut -c1-16)
     out=${keep:-$work}/$id
     if [ -n "$keep" ] && [ -s "$out.status" ]; then
@@ -90,14 +114,14 @@ solve_variant() {
       echo "[$(date -u +%H:%M:%S)] $name ($fl)" >&2
       set +e
       # shellcheck disable=SC2086
-      "$pb" solve $opts --field "$fl" --first-turns --threads "$threads" --hash "$hash" --time-limit "$limit" --json \
+      "$pb" solve $opts --field "$fl" ${classes[@]+"${classes[@]}"} --threads "$threads" --hash "$hash" --time-limit "$limit" --json \
         --quiet > "$out.json" 2> "$out.err"
       st=$?
       set -e
       echo "$st" > "$out.status"
     fi
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" "$out.json" >> "$work/$k.tsv"
-    if [ "$st" -ne 0 ]; then
+    if ! settled "$st" "$out.json"; then
       missed="$missed $fl"
       nmissed=$((nmissed + 1))
       [ "$nmissed" -lt "$misses" ] || break
@@ -116,9 +140,11 @@ wait
 : > "$work/index.tsv"
 for i in $(seq 1 "$k"); do cat "$work/$i.tsv" >> "$work/index.tsv"; done
 
-python3 - "$work" "$root/results" "$limit" "$hash" "$threads" "$commit" "$machine" "$started" "$load" "$misses" <<'PY'
+python3 - "$work" "$root/results" "$limit" "$hash" "$threads" "$commit" "$machine" "$started" "$load" "$misses" \
+  "$table" <<'PY'
 import csv, json, os, re, sys
-work, outdir, limit, hsize, threads, commit, machine, started, load, misses = sys.argv[1:]
+work, outdir, limit, hsize, threads, commit, machine, started, load, misses, table = sys.argv[1:]
+values = table == "values"  # the value alone, or the value and every first-turn class
 rows = []
 with open(os.path.join(work, "index.tsv")) as idx:
     for line in idx:
@@ -135,25 +161,51 @@ def best_turns(d):
         return []
     return [t["route"] for t in d["first_turns"] if t["value"] == v]
 
-csv_tmp = os.path.join(outdir, "solved.csv.tmp")
+def solved(st, d):
+    """The field settled: its value and every class (solved), its value (values; a proven
+    value stands even where the limit stopped the line after it)."""
+    if values:
+        return d.get("value") in ("win", "draw", "loss")
+    return st == 0 and bool(d.get("complete"))
+
+csv_tmp = os.path.join(outdir, f"{table}.csv.tmp")
 with open(csv_tmp, "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["rules", "field", "status", "value", "best_first_turns", "routes", "classes", "classes_proven",
-                "nodes", "seconds", "peak_memory_mib", "threads", "hash", "time_limit_s", "command", "commit"])
+    if values:
+        w.writerow(["rules", "field", "status", "value", "best_first_turn", "line", "root_pn", "root_dn",
+                    "nodes", "seconds", "peak_memory_mib", "threads", "hash", "time_limit_s", "command", "commit"])
+    else:
+        w.writerow(["rules", "field", "status", "value", "best_first_turns", "routes", "classes", "classes_proven",
+                    "nodes", "seconds", "peak_memory_mib", "threads", "hash", "time_limit_s", "command", "commit"])
     for name, fl, st, cmd, d in rows:
-        status = "solved" if st == 0 and d.get("complete") else ("stopped" if st == 3 else f"error {st}")
-        w.writerow([name, f"({fl})", status, d.get("value", ""), " ".join(best_turns(d)),
-                    len(d.get("first_turns", [])), d.get("classes", ""), d.get("classes_solved", ""),
-                    d.get("nodes", ""), "%.3f" % d.get("seconds", 0), "%.1f" % (d.get("peak_memory_bytes", 0) / 2**20),
+        status = "solved" if solved(st, d) else ("stopped" if st == 3 else f"error {st}")
+        if values:
+            done = solved(st, d)  # the root's numbers only where they say how far a search got
+            mid = [(d.get("best") or "") if done else "", " ".join(d.get("pv", [])),
+                   "" if done else d.get("root_pn", ""), "" if done else d.get("root_dn", "")]
+        else:
+            mid = [" ".join(best_turns(d)), len(d.get("first_turns", [])), d.get("classes", ""),
+                   d.get("classes_solved", "")]
+        w.writerow([name, f"({fl})", status, d.get("value", "")] + mid +
+                   [d.get("nodes", ""), "%.3f" % d.get("seconds", 0), "%.1f" % (d.get("peak_memory_bytes", 0) / 2**20),
                     threads, hsize, limit, cmd, commit])
-os.replace(csv_tmp, os.path.join(outdir, "solved.csv"))
+os.replace(csv_tmp, os.path.join(outdir, f"{table}.csv"))
 
 md = []
-md.append("# Solved fields\n")
-md.append("Generated by `scripts/solve_tables.sh`; do not edit by hand. Every figure comes from a run of")
-md.append("`paperball solve` (the exact solver, docs/solver.md); the full data, with the command of each")
-md.append("run, is in `results/solved.csv`.\n")
-md.append(f"- script: `scripts/solve_tables.sh --time-limit {limit} --hash {hsize} --threads {threads} --misses {misses}`")
+if values:
+    md.append("# Values of fields\n")
+    md.append("Generated by `scripts/solve_tables.sh --table values`; do not edit by hand. Each field's value")
+    md.append("alone, proven by `paperball solve` (the exact solver, docs/solver.md; no first-turn classes:")
+    md.append("those are in results/solved.md, for the smaller fields where they all fall), with one first")
+    md.append("turn that keeps it and a line of perfect play. The full data, with the command of each run,")
+    md.append("is in `results/values.csv`.\n")
+else:
+    md.append("# Solved fields\n")
+    md.append("Generated by `scripts/solve_tables.sh`; do not edit by hand. Every figure comes from a run of")
+    md.append("`paperball solve` (the exact solver, docs/solver.md); the full data, with the command of each")
+    md.append("run, is in `results/solved.csv`.\n")
+md.append(f"- script: `scripts/solve_tables.sh --time-limit {limit} --hash {hsize} --threads {threads} --misses {misses}"
+          + (" --table values`" if values else "`"))
 md.append(f"- time limit used: **{limit} s (wall clock) per field** (the goal is one hour; run with")
 md.append("  `--time-limit 3600` for that)")
 md.append(f"- commit: {commit}")
@@ -165,13 +217,13 @@ def area(fl):
     return w * l
 largest = {}
 for name, fl, st, cmd, d in rows:
-    if st == 0 and d.get("complete"):
+    if solved(st, d):
         largest.setdefault(name, [])
         if not largest[name] or area(fl) > area(largest[name][0][0]):
             largest[name] = [(fl, d["value"])]
         elif area(fl) == area(largest[name][0][0]):
             largest[name].append((fl, d["value"]))
-md.append("**Largest fields solved** (by area W·L), per rule variant:\n")
+md.append(f"**Largest fields {'whose value is proven' if values else 'solved'}** (by area W·L), per rule variant:\n")
 for name in dict.fromkeys(r[0] for r in rows):
     got = ", ".join(f"({fl}) {v}" for fl, v in largest.get(name, [])) or "none"
     md.append(f"- {name}: {got}")
@@ -181,23 +233,45 @@ md.append("does not finish within the limit is listed with how far it got; the f
 md.append("width G that are no narrower and no shorter are then not tried (a wider goal can make a field")
 md.append(f"easier, so the other widths go on), and a rule set stops after {misses} unfinished")
 md.append("field" + ("" if misses == "1" else "s") + ". *Value* is for the player to move at the start (Top")
-md.append("by default; the start is symmetric, so it does not depend on who starts). *Best first turns*")
-md.append("are the first turns that keep that value (the winning, or drawing, first turns; all first")
-md.append("turns when the start is lost); first turns are grouped into left-right mirror classes and")
-md.append("solved one class at a time. *Nodes* are single steps searched (plies for triple).\n")
-md.append("The map of each rule set and the plot of solve times are drawn from `results/solved.csv`")
-md.append("by `scripts/plots.sh` (results/plots.md).\n")
-md.append("![solve time against field area](img/solve-time.svg)")
+md.append("by default; the start is symmetric, so it does not depend on who starts). ")
+if values:
+    md[-1] += "*A best first turn*"
+    md.append("is one first turn that keeps that value, and *line* the first turns of a line of perfect play")
+    md.append("(`solve`'s line: each side keeps the value). For a field not finished, *line* gives the root's")
+    md.append("proof and disproof numbers when the limit struck (of the question the search was asking).")
+    md.append("*Nodes* are single steps searched (plies for triple).\n")
+    md.append("The map of each rule set is drawn from `results/values.csv` by `scripts/plots.sh`.")
+else:
+    md[-1] += "*Best first turns*"
+    md.append("are the first turns that keep that value (the winning, or drawing, first turns; all first")
+    md.append("turns when the start is lost); first turns are grouped into left-right mirror classes and")
+    md.append("solved one class at a time. *Nodes* are single steps searched (plies for triple).\n")
+    md.append("The map of each rule set and the plot of solve times are drawn from `results/solved.csv`")
+    md.append("by `scripts/plots.sh` (results/plots.md).\n")
+    md.append("![solve time against field area](img/solve-time.svg)")
 cur = None
 for name, fl, st, cmd, d in rows:
     if name != cur:
         cur = name
         md.append(f"\n## {name}\n")
         slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-        md.append(f"![solved fields: {name}](img/solved-map-{slug}.svg)\n")
-        md.append("| field | value | best first turns | routes (classes) | nodes | time s | peak MiB |")
+        md.append(f"![{'values' if values else 'solved fields'}: {name}](img/{'value' if values else 'solved'}-map-{slug}.svg)\n")
+        if values:
+            md.append("| field | value | a best first turn | line | nodes | time s | peak MiB |")
+        else:
+            md.append("| field | value | best first turns | routes (classes) | nodes | time s | peak MiB |")
         md.append("|---|---|---|---|---|---|---|")
-    if st == 0 and d.get("complete"):
+    tail = f"{d.get('nodes', '')} | {d.get('seconds', 0):.3f} | {d.get('peak_memory_bytes', 0) / 2**20:.0f} |"
+    if values and solved(st, d):
+        pv = d.get("pv", [])
+        line = " ".join(pv[:8]) + (f" (+{len(pv) - 8} turns)" if len(pv) > 8 else "")
+        best = "none: every first turn loses" if d["value"] == "loss" else (d.get("best") or "")
+        md.append(f"| ({fl}) | **{d['value']}** | {best} | {line} | {tail}")
+    elif values:
+        got = (f"not finished within {limit} s: root numbers {d.get('root_pn', '?')}/{d.get('root_dn', '?')}"
+               if d else f"failed (exit status {st})")
+        md.append(f"| ({fl}) | — | — | {got} | {tail}")
+    elif solved(st, d):
         bt = best_turns(d)
         shown = ", ".join(bt[:6]) + (f" (+{len(bt) - 6} more)" if len(bt) > 6 else "")
         if d["value"] == "loss":
@@ -218,10 +292,10 @@ for name, fl, st, cmd, d in rows:
             got = f"failed (exit status {st})"
         md.append(f"| ({fl}) | — | {got} | {len(d.get('first_turns', []))} ({d.get('classes', '?')}) | "
                   f"{d.get('nodes', '')} | {d.get('seconds', 0):.0f} | {d.get('peak_memory_bytes', 0) / 2**20:.0f} |")
-md_tmp = os.path.join(outdir, "solved.md.tmp")
+md_tmp = os.path.join(outdir, f"{table}.md.tmp")
 open(md_tmp, "w").write("\n".join(md) + "\n")
-os.replace(md_tmp, os.path.join(outdir, "solved.md"))
-print(f"wrote {outdir}/solved.md and solved.csv ({len(rows)} runs)", file=sys.stderr)
+os.replace(md_tmp, os.path.join(outdir, f"{table}.md"))
+print(f"wrote {outdir}/{table}.md and {table}.csv ({len(rows)} runs)", file=sys.stderr)
 PY
 # The pictures the page shows, from the table just written.
 python3 "$root/scripts/plots.py" "$root" "$commit" >/dev/null

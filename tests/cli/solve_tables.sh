@@ -5,12 +5,13 @@
 # are: the values it records against the tablebase (a second, retrograde
 # method) and, for triple, against alpha-beta; a field over the limit
 # recorded as stopped, after which its rule set stops (--misses 1); the
-# largest fields solved named at the top.
+# largest fields solved named at the top.  Then --table values (the value
+# alone), against the solved table.
 # Usage: bash solve_tables.sh /path/to/paperball   (run in a scratch directory)
 set -u
 . "$(dirname "$0")/lib/check.sh"
 copy_scripts
-before=$(results_sum solved.csv solved.md)
+before=$(results_sum solved.csv solved.md values.csv values.md)
 bash repo/scripts/solve_tables.sh --time-limit 1 --max-side 6 --misses 1 --build "$(dirname "$pb")" 2> tables.err
 check "script: status" 0 $?
 csv=repo/results/solved.csv
@@ -61,5 +62,42 @@ print("\"%s\"" % [r["field"] for r in csv.DictReader(open(sys.argv[1])) if r["ru
 # The largest solved book fields (area 16: (2;4;4), (4;4;4)) named at the top.
 contains "largest book fields named" "- book: (2;4;4) $(value_of book "(2;4;4)" | cut -d' ' -f2), (4;4;4) $(value_of book "(4;4;4)" | cut -d' ' -f2)" "$(cat "$md")"
 check "a table row per CSV row" "$(($(wc -l < "$csv") - 1))" "$(grep -c '^| (' "$md")"
-check "the repository's results untouched" "$before" "$(results_sum solved.csv solved.md)"
+
+# --table values: the value alone, into values.md and .csv.  The values
+# of the fields both tables settle agree (the solved table's are checked
+# against the tablebase and alpha-beta above); each won field's best first
+# turn is one the solved table finds winning; book (2;6;4) is stopped at
+# 1 s with its root's numbers; the solved table is left as it was.
+solved_sum=$(cat "$csv" "$md" | cksum)
+bash repo/scripts/solve_tables.sh --table values --time-limit 1 --max-side 6 --misses 1 \
+    --build "$(dirname "$pb")" 2> values.err
+check "values: status" 0 $?
+vcsv=repo/results/values.csv
+check "values: the solved table untouched" "$solved_sum" "$(cat "$csv" "$md" | cksum)"
+check "values: agree with the solved table where both settle a field" "ok" "$(python3 -c '
+import csv, sys
+solved = {(r["rules"], r["field"]): r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "solved"}
+n, bad = 0, []
+for r in csv.DictReader(open(sys.argv[2])):
+    s = solved.get((r["rules"], r["field"]))
+    if r["status"] != "solved" or not s:
+        continue
+    n += 1
+    if r["value"] != s["value"]:
+        bad.append(r["rules"] + " " + r["field"] + " value")
+    if r["value"] == "win" and r["best_first_turn"] not in s["best_first_turns"].split():
+        bad.append(r["rules"] + " " + r["field"] + " best " + r["best_first_turn"])
+print("ok" if n >= 40 and not bad else "%d compared; %s" % (n, bad))' "$csv" "$vcsv")"
+check "values: book (2;6;4) stopped, with root numbers" "stopped unknown yes" "$(python3 -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["rules"] == "book" and r["field"] == "(2;6;4)":
+        print(r["status"], r["value"], "yes" if int(r["root_pn"]) > 0 and int(r["root_dn"]) > 0 else "no")' "$vcsv")"
+contains "values: largest book fields named" "- book: (2;4;4) win, (4;4;4) win" "$(cat repo/results/values.md)"
+check "values: a table row per CSV row" "$(($(wc -l < "$vcsv") - 1))" "$(grep -c '^| (' repo/results/values.md)"
+check "values: a map per rule set" 6 "$(find repo/results/img -name 'value-map-*.svg' | wc -l)"
+bash repo/scripts/solve_tables.sh --table answers --build "$(dirname "$pb")" > bad.out 2> bad.err
+check "values: a bad --table, status 2" 2 $?
+check "values: a bad --table, one line" 1 "$(wc -l < bad.err)"
+check "the repository's results untouched" "$before" "$(results_sum solved.csv solved.md values.csv values.md)"
 finish
