@@ -12,12 +12,13 @@
 # Usage: scripts/solve_tables.sh [--time-limit SECONDS] [--hash SIZE]
 #                                [--threads N] [--max-side N] [--build DIR]
 #                                [--jobs N] [--keep DIR] [--misses N]
-#                                [--table solved|values]
+#                                [--table solved|values] [--max-area N]
 #   --time-limit  wall-clock limit per field (default 600; the goal is
 #                 "within one hour": pass 3600 for that)
 #   --hash        table memory per run (default 1G)
 #   --threads     search threads (default 1: the machine is shared)
 #   --max-side    largest W and L tried (default 12)
+#   --max-area    largest area W*L tried (default: no other bound)
 #   --jobs        rule variants solved at once (default 1), each its own
 #                 process with --threads threads
 #   --misses      unfinished fields after which a rule set stops (default 2;
@@ -35,14 +36,19 @@ limit=600
 hash=1G
 threads=1
 maxside=12
+maxarea=
 jobs=1
 keep=
 misses=2
 table=solved
 pb_options --time-limit=limit --hash=hash --threads=threads --max-side=maxside --build=build --jobs=jobs \
-  --keep=keep --misses=misses --table=table -- "$@"
+  --keep=keep --misses=misses --table=table --max-area=maxarea -- "$@"
 case $misses in
   '' | *[!0-9]* | 0) echo "scripts/solve_tables.sh: --misses must be a whole number from 1 up" >&2; exit 2 ;;
+esac
+case $maxarea in
+  '') maxarea=$((maxside * maxside)) ;;
+  *[!0-9]* | 0) echo "scripts/solve_tables.sh: --max-area must be a whole number from 1 up" >&2; exit 2 ;;
 esac
 case $table in
   solved) classes=(--first-turns) ;;
@@ -65,7 +71,7 @@ commit=$pbcommit
 
 # Fields in order of size: area W*L, then L, then G (all even, G <= W).
 fields=$(for w in $(seq 2 2 "$maxside"); do for l in $(seq 2 2 "$maxside"); do for g in $(seq 2 2 "$w"); do
-  echo "$((w * l)) $l $g $w"; done; done; done | sort -n -k1,1 -k2,2 -k3,3 | awk '{print $3";"$4";"$2}')
+  [ $((w * l)) -gt "$maxarea" ] || echo "$((w * l)) $l $g $w"; done; done; done | sort -n -k1,1 -k2,2 -k3,3 | awk '{print $3";"$4";"$2}')
 
 variants=("book|--rules book"
           "hockey S=1, dead end draws|--rules hockey --setback 1 --dead-end draw"
@@ -141,9 +147,12 @@ wait
 for i in $(seq 1 "$k"); do cat "$work/$i.tsv" >> "$work/index.tsv"; done
 
 python3 - "$work" "$root/results" "$limit" "$hash" "$threads" "$commit" "$machine" "$started" "$load" "$misses" \
-  "$table" <<'PY'
+  "$table" "$maxside" "$maxarea" <<'PY'
 import csv, json, os, re, sys
-work, outdir, limit, hsize, threads, commit, machine, started, load, misses, table = sys.argv[1:]
+work, outdir, limit, hsize, threads, commit, machine, started, load, misses, table, maxside, maxarea = sys.argv[1:]
+# The bounds of the fields tried, as the command gave them (none: the defaults).
+bounds = (f" --max-side {maxside}" if maxside != "12" else "") + \
+    (f" --max-area {maxarea}" if int(maxarea) < int(maxside) ** 2 else "")
 values = table == "values"  # the value alone, or the value and every first-turn class
 rows = []
 with open(os.path.join(work, "index.tsv")) as idx:
@@ -205,7 +214,7 @@ else:
     md.append("`paperball solve` (the exact solver, docs/solver.md); the full data, with the command of each")
     md.append("run, is in `results/solved.csv`.\n")
 md.append(f"- script: `scripts/solve_tables.sh --time-limit {limit} --hash {hsize} --threads {threads} --misses {misses}"
-          + (" --table values`" if values else "`"))
+          + bounds + (" --table values`" if values else "`"))
 md.append(f"- time limit used: **{limit} s (wall clock) per field** (the goal is one hour; run with")
 md.append("  `--time-limit 3600` for that)")
 md.append(f"- commit: {commit}")
@@ -228,7 +237,8 @@ for name in dict.fromkeys(r[0] for r in rows):
     got = ", ".join(f"({fl}) {v}" for fl, v in largest.get(name, [])) or "none"
     md.append(f"- {name}: {got}")
 md.append("")
-md.append("Fields are tried in order of size (area W·L, then L, then G; all even, G ≤ W). A field that")
+md.append(("Fields" if not bounds else f"Fields up to side {maxside} and area {maxarea}")
+          + " are tried in order of size (area W·L, then L, then G; all even, G ≤ W). A field that")
 md.append("does not finish within the limit is listed with how far it got; the fields with the same goal")
 md.append("width G that are no narrower and no shorter are then not tried (a wider goal can make a field")
 md.append(f"easier, so the other widths go on), and a rule set stops after {misses} unfinished")
@@ -265,6 +275,8 @@ for name, fl, st, cmd, d in rows:
     if values and solved(st, d):
         pv = d.get("pv", [])
         line = " ".join(pv[:8]) + (f" (+{len(pv) - 8} turns)" if len(pv) > 8 else "")
+        if d.get("stopped"):  # the value proven, the line after it cut by the limit
+            line = (line + " " if line else "") + "(the line cut by the time limit)"
         best = "none: every first turn loses" if d["value"] == "loss" else (d.get("best") or "")
         md.append(f"| ({fl}) | **{d['value']}** | {best} | {line} | {tail}")
     elif values:

@@ -96,6 +96,14 @@ for r in csv.DictReader(open(sys.argv[1])):
 contains "values: largest book fields named" "- book: (2;4;4) win, (4;4;4) win" "$(cat repo/results/values.md)"
 check "values: a table row per CSV row" "$(($(wc -l < "$vcsv") - 1))" "$(grep -c '^| (' repo/results/values.md)"
 check "values: a map per rule set" 6 "$(find repo/results/img -name 'value-map-*.svg' | wc -l)"
+# --max-area: no field larger tried, and the bound stated.
+bash repo/scripts/solve_tables.sh --table values --time-limit 1 --max-side 6 --max-area 8 --misses 1 \
+    --build "$(dirname "$pb")" 2> area.err
+check "values, --max-area 8: status" 0 $?
+check "values, --max-area 8: the largest area tried" 8 "$(python3 -c '
+import csv, sys
+print(max(int(w) * int(l) for g, w, l in (r["field"].strip("()").split(";") for r in csv.DictReader(open(sys.argv[1])))))' "$vcsv")"
+contains "values, --max-area 8: the bound stated" "--max-side 6 --max-area 8 --table values" "$(cat repo/results/values.md)"
 bash repo/scripts/solve_tables.sh --table answers --build "$(dirname "$pb")" > bad.out 2> bad.err
 check "values: a bad --table, status 2" 2 $?
 check "values: a bad --table, one line" 1 "$(wc -l < bad.err)"
