@@ -107,5 +107,8 @@ contains "values, --max-area 8: the bound stated" "--max-side 6 --max-area 8 --t
 bash repo/scripts/solve_tables.sh --table answers --build "$(dirname "$pb")" > bad.out 2> bad.err
 check "values: a bad --table, status 2" 2 $?
 check "values: a bad --table, one line" 1 "$(wc -l < bad.err)"
+bash repo/scripts/solve_tables.sh --max-area 0 --build "$(dirname "$pb")" > bad.out 2> bad.err
+check "a bad --max-area, status 2" 2 $?
+check "a bad --max-area, one line" 1 "$(wc -l < bad.err)"
 check "the repository's results untouched" "$before" "$(results_sum solved.csv solved.md values.csv values.md)"
 finish
