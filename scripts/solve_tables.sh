@@ -95,12 +95,13 @@ settled() {
 }
 
 # solve_variant K NAME OPTS: the fields of one rule variant in order of
-# size, into $work/K.tsv (name, field, status, command, JSON file per
-# line), skipping those dominated by an unfinished field (same G, W and L
+# size, into $work/K.tsv (name, field, status, command, JSON file, and
+# whether the run was made now or kept from an earlier one, per line),
+# skipping those dominated by an unfinished field (same G, W and L
 # no smaller) and stopping after $misses unfinished fields.  With --keep, a
 # field already run by the same command and program is taken from there.
 solve_variant() {
-  local k=$1 name=$2 opts=$3 fl cmd id out st g w l mg mw ml missed="" nmissed=0 m
+  local k=$1 name=$2 opts=$3 fl cmd id out st how g w l mg mw ml missed="" nmissed=0 m
   : > "$work/$k.tsv"
   for fl in $fields; do
     IFS=';' read -r g w l <<< "$fl"
@@ -115,8 +116,10 @@ solve_variant() {
     out=${keep:-$work}/$id
     if [ -n "$keep" ] && [ -s "$out.status" ]; then
       st=$(cat "$out.status")
+      how=kept
       echo "[$(date -u +%H:%M:%S)] $name ($fl): kept (status $st)" >&2
     else
+      how=made
       echo "[$(date -u +%H:%M:%S)] $name ($fl)" >&2
       set +e
       # shellcheck disable=SC2086
@@ -126,7 +129,7 @@ solve_variant() {
       set -e
       echo "$st" > "$out.status"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" "$out.json" >> "$work/$k.tsv"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" "$out.json" "$how" >> "$work/$k.tsv"
     if ! settled "$st" "$out.json"; then
       missed="$missed $fl"
       nmissed=$((nmissed + 1))
@@ -148,21 +151,28 @@ for i in $(seq 1 "$k"); do cat "$work/$i.tsv" >> "$work/index.tsv"; done
 
 python3 - "$work" "$root/results" "$limit" "$hash" "$threads" "$commit" "$machine" "$started" "$load" "$misses" \
   "$table" "$maxside" "$maxarea" <<'PY'
-import csv, json, os, re, sys
+import csv, json, os, re, sys, time
 work, outdir, limit, hsize, threads, commit, machine, started, load, misses, table, maxside, maxarea = sys.argv[1:]
 # The bounds of the fields tried, as the command gave them (none: the defaults).
 bounds = (f" --max-side {maxside}" if maxside != "12" else "") + \
     (f" --max-area {maxarea}" if int(maxarea) < int(maxside) ** 2 else "")
 values = table == "values"  # the value alone, or the value and every first-turn class
 rows = []
+made = 0
+ends = []  # when each run ended: its status file's time (the file is written as the run ends)
 with open(os.path.join(work, "index.tsv")) as idx:
     for line in idx:
-        name, fl, st, cmd, out = line.rstrip("\n").split("\t")
+        name, fl, st, cmd, out, how = line.rstrip("\n").split("\t")
         try:
             d = json.load(open(out))
         except Exception:
             d = {}
         rows.append((name, fl, int(st), cmd, d))
+        made += how == "made"
+        ends.append(os.path.getmtime(out[:-len(".json")] + ".status"))
+
+def utc(t):
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
 
 def best_turns(d):
     v = d.get("value")
@@ -220,7 +230,13 @@ md.append("  `--time-limit 3600` for that)")
 md.append(f"- commit: {commit}")
 md.append(f"- machine: {machine}; load average at the start {load} (the machine is shared,")
 md.append("  so wall-clock times are longer than the CPU needs)")
-md.append(f"- started: {started}\n")
+md.append(f"- started: {started}")
+# Where runs were kept from earlier runs of the script (--keep), the page's start is not the runs'.
+kept = len(rows) - made
+md.append(f"- runs: {len(rows)}" + (f", {made} made by this run of the script and {kept} kept from earlier ones"
+                                     " (`--keep`)" if kept else "")
+          + ((f"; they ended at {utc(min(ends))}" if utc(min(ends)) == utc(max(ends)) else
+              f"; they ended between {utc(min(ends))} and {utc(max(ends))}") if ends else "") + "\n")
 def area(fl):
     g, w, l = (int(x) for x in fl.split(";"))
     return w * l

@@ -104,6 +104,17 @@ check "values, --max-area 8: the largest area tried" 8 "$(python3 -c '
 import csv, sys
 print(max(int(w) * int(l) for g, w, l in (r["field"].strip("()").split(";") for r in csv.DictReader(open(sys.argv[1])))))' "$vcsv")"
 contains "values, --max-area 8: the bound stated" "--max-side 6 --max-area 8 --table values" "$(cat repo/results/values.md)"
+# The page says how many runs it gathers and how many --keep supplied: the
+# same table again with the same keep directory makes none.
+n=$(($(wc -l < "$vcsv") - 1))
+contains "values, --max-area 8: every run made" "- runs: $n; they ended" "$(cat repo/results/values.md)"
+bash repo/scripts/solve_tables.sh --table values --time-limit 1 --max-side 6 --max-area 8 --misses 1 \
+    --keep kept --build "$(dirname "$pb")" 2> keep1.err
+bash repo/scripts/solve_tables.sh --table values --time-limit 1 --max-side 6 --max-area 8 --misses 1 \
+    --keep kept --build "$(dirname "$pb")" 2> keep2.err
+check "values, kept: status" 0 $?
+contains "values, kept: every run from --keep" "- runs: $n, 0 made by this run of the script and $n kept" \
+    "$(cat repo/results/values.md)"
 bash repo/scripts/solve_tables.sh --table answers --build "$(dirname "$pb")" > bad.out 2> bad.err
 check "values: a bad --table, status 2" 2 $?
 check "values: a bad --table, one line" 1 "$(wc -l < bad.err)"
