@@ -53,8 +53,19 @@
  *     other's as well (the line after --first-turns, whose classes ask the
  *     second player's question, no longer proves the winning class again).
  *     Unproven pn/dn guide the
- *     search only: they carry the question they belong to and are ignored
- *     for another.  Replacement loses numbers and bounds, never truth; a
+ *     search only: they carry the question they belong to, and are read
+ *     for that question and, swapped, for its complement; for any other
+ *     they are ignored.  The complement of (A, t), "A gets at least t",
+ *     is (not A, 1 - t): values are whole numbers and what one player
+ *     gains the other loses, so A gets at least t exactly when the other
+ *     player does not get 1 - t.  A proof of one is a disproof of the
+ *     other, and the work still needed to prove one is the work needed to
+ *     disprove the other: pn and dn change places.  Where the rules have no
+ *     draws, only t = win is asked, and (not A, win) is the complement of
+ *     (A, win).  The classes proven after the value (the other player to
+ *     move) read the value search's numbers so: book (2;6;4), the value
+ *     and then its classes on one thread, 16.2M nodes before, 11.8M with
+ *     them.  Numbers only guide, so no value depends on it.  Replacement loses numbers and bounds, never truth; a
  *     tiny table costs time only.
  *  4. A search cut short (time, node limit, stop flag, cancelled by
  *     another thread) unwinds without storing a proof (a team's helper
@@ -188,6 +199,7 @@ typedef struct pns {
     uint64_t rseg[PB_MAX_WORDS]; /* the segment words of the last reduced key */
     uint64_t nodes, steps, iterations, calls;
     uint64_t probes, hits, stores, replaced, inserted; /* this search's table use */
+    uint64_t complement_hits;                          /* hits read from the complement's numbers */
     uint64_t root_pn, root_dn;
     uint64_t node_limit;
     int tactics, full_keys, heuristic;
@@ -503,6 +515,10 @@ static inline uint64_t qbits(const pns *s, int orient) {
     return (1ULL | (uint64_t)(s->A ^ (orient >> 1)) << 1 | (uint64_t)s->t << 2) << 37;
 }
 
+/* What turns the meta bits of a question into those of its complement
+ * (3. above): the other player, and where there are draws the other t. */
+static inline uint64_t qcomplement(const pns *s) { return (s->nodraw ? 2ULL : 6ULL) << 37; }
+
 /* The key of a position in its own orientation (triple's plies). */
 static inline pb_image_key plain_key(const pb_position *p) {
     pb_image_key k = {0, p->hash, (uint64_t)(uint16_t)p->ball | (uint64_t)p->to_move << 16, p->seg};
@@ -556,6 +572,10 @@ static int lookup(pns *s, const pb_image_key *k, const pb_image_key *full, int t
     if (alo >= s->t) *pn = 0, *dn = PN_INF;
     else if (ahi < s->t) *pn = PN_INF, *dn = 0;
     else if ((m & M_QUESTION) == qbits(s, k->orient)) *pn = num & 0xffffffffULL, *dn = num >> 32;
+    else if ((m & M_QUESTION) == (qbits(s, k->orient) ^ qcomplement(s))) {
+        *pn = num >> 32, *dn = num & 0xffffffffULL; /* the complement's numbers (3. above) */
+        s->complement_hits++;
+    }
     return 1;
 }
 
@@ -1369,6 +1389,7 @@ void pb_pns_get_stats(const pb_pns *x, pb_pns_stats *st) {
     st->peak_used = s->tt->shared ? s->inserted : s->tt->used;
     st->grown = s->tt->grown, st->lost = s->tt->lost;
     st->probes = s->probes, st->hits = s->hits;
+    st->complement_hits = s->complement_hits;
     st->stores = s->stores, st->replaced = s->replaced;
     st->reduced_keys = s->reach.reduced;
     st->seconds = now_s() - s->t0;

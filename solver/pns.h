@@ -69,7 +69,8 @@ typedef struct pb_pns_stats {
     uint64_t grown;                    /* the table grew this often (pns.c, table_grow) */
     uint64_t lost;                     /* entries dropped as it grew (no room, or a key that did not give its hash) */
     uint64_t probes, hits, stores, replaced;
-    uint64_t reduced_keys; /* keys reduced to the reachable part (reach.h) */
+    uint64_t complement_hits; /* hits whose numbers were stored for the complement of the question */
+    uint64_t reduced_keys;    /* keys reduced to the reachable part (reach.h) */
     double seconds;
     int stopped; /* 1 time, 2 node limit, 3 stop flag, 4 memory, 5 cancelled */
 } pb_pns_stats;

@@ -292,6 +292,45 @@ static void test_questions_shared(void **state) {
     }
 }
 
+/* The other way round, as solve --first-turns on two threads does: one
+ * search proves the root's value (the first player's question), then the
+ * second player's question at every position after a first turn.  Those
+ * read the unproven numbers the root's search left, swapped, as the
+ * numbers of the complementary question (pns.c, 3.): every answer is
+ * alpha-beta's, and the complement's numbers were read (in book, and in
+ * hockey with draws, where the complement is also the other t). */
+static void test_complement_numbers(void **state) {
+    (void)state;
+    static const pb_field_spec specs[] = {{PB_RULES_BOOK, 2, 4, 4, 0, 0},
+                                          {PB_RULES_HOCKEY, 2, 2, 8, 1, PB_DEAD_END_DRAW},
+                                          {PB_RULES_HOCKEY, 2, 4, 6, 0, PB_DEAD_END_DRAW}};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        const pb_field_spec *sp = &specs[i];
+        pb_field *f = ts_field(sp->rules, sp->goal, sp->width, sp->length, sp->setback, sp->dead_end);
+        pb_position root;
+        pb_position_start(f, &root, PB_TOP);
+        static after_list a;
+        a.n = 0, a.steps = 0;
+        pb_position q = root;
+        pb_routes_foreach(f, &q, collect_after, &a);
+        pb_pns_opts o = {0};
+        o.table_bytes = (size_t)16 << 20;
+        pb_pns *x = pb_pns_new(f, &root, &o);
+        assert_non_null(x);
+        q = root;
+        assert_int_equal(pb_pns_solve(x, &q), ts_ab_value(f, &root));
+        for (int k = 0; k < a.n; k++) {
+            q = a.pos[k];
+            assert_int_equal(pb_pns_solve(x, &q), ts_ab_value(f, &a.pos[k]));
+        }
+        pb_pns_stats st;
+        pb_pns_get_stats(x, &st);
+        assert_true(st.complement_hits > 0);
+        pb_pns_free(x);
+        pb_field_free(f);
+    }
+}
+
 /* Cut short at any point, the search says "unknown" with the reason, or
  * the right value: never a wrong one. */
 static void test_stopped(void **state) {
@@ -497,7 +536,7 @@ int main(void) {
         cmocka_unit_test(test_stopped),          cmocka_unit_test(test_growth),
         cmocka_unit_test(test_growth_waits),     cmocka_unit_test(test_solve_pn),
         cmocka_unit_test(test_can_score),        cmocka_unit_test(test_heuristic),
-        cmocka_unit_test(test_questions_shared),
+        cmocka_unit_test(test_questions_shared), cmocka_unit_test(test_complement_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
