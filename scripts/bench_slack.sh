@@ -4,9 +4,9 @@
 # each slack, the nodes of each against e = 1 (the old default), per rule
 # variant, and whether every slack gives the same values.  The positions:
 # the start of every field that results/solved.csv lists as solved in
-# 0.3 to 40 s (there, with --first-turns), and two harder ones, book
-# (2;6;4) from the start and book (2;6;8) after 20 turns.  Node counts do
-# not depend on the load, so the runs go --jobs at a time.
+# 0.3 to 40 s (there, with --first-turns; here the value alone), and two
+# harder ones, book (2;6;4) from the start and book (2;6;8) after 20
+# turns.  Node counts do not depend on the load, so the runs go --jobs at a time.
 # Usage: scripts/bench_slack.sh [--build DIR] [--jobs N] [--slacks "E ..."] [--limit S]
 #   --slacks  the slacks compared (default "0.125 0.1875 0.25 0.5 1"; 1 is
 #             the reference and is always run)
@@ -29,6 +29,7 @@ for r in csv.DictReader(open(sys.argv[1])):
     if r['status'] != 'solved' or not 0.3 <= float(r['seconds']) <= 40:
         continue
     opts = r['command'].split('paperball solve ', 1)[1].split(' --threads')[0].replace("'", '')
+    opts = opts.replace(' --first-turns', '')  # the value alone
     print(f"{r['rules']} {r['field']}|{opts}")
 PY
 pb_bench_record book-2-6-8-after-20 > "$work/r20.txt"
