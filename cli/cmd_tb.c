@@ -2,6 +2,7 @@
  * (tablebase/tablebase.h, docs/tablebase.md). */
 #include <stdio.h>
 #include <gmp.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,11 +28,11 @@ static const char *value_key(uint8_t v) {
 /* ---- build and estimate ---- */
 
 /* Prints the estimate of every layer; 0, or -1 when a caught signal
- * (the stop flag) cut it short. */
-static int print_estimate(const pb_field *f, const pb_position *root, FILE *out) {
+ * (the stop flag) or the time limit (seconds, 0 = none) cut it short. */
+static int print_estimate(const pb_field *f, const pb_position *root, double time_limit, FILE *out) {
     double est[PB_MAX_LATTICE + 1];
     int exact_upto;
-    int dmax = pb_tb_estimate(f, root, 200000, 20000, 1, pb_stop_flag(), est, &exact_upto);
+    int dmax = pb_tb_estimate(f, root, 200000, 20000, 1, pb_stop_flag(), time_limit, est, &exact_upto);
     if (dmax < 0) return -1;
     int widest = pb_tb_layer_of(f, root);
     for (int d = widest; d <= dmax; d++)
@@ -152,10 +153,13 @@ static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
      * layer files stay (exit 3). */
     struct sigaction old[2];
     pb_stop_catch(old);
-    if (!o->quiet && print_estimate(f, &g->pos, stderr) < 0) {
+    /* --time-limit counts from here: the estimate's seconds are taken
+     * from the build's. */
+    double t0 = omp_get_wtime();
+    if (!o->quiet && print_estimate(f, &g->pos, o->time_limit, stderr) < 0) {
         pb_stop_restore(old);
         return pb_fail(PB_EXIT_STOPPED, "stopped by %s during the estimate, before the build began",
-                       pb_stop_by("a signal"));
+                       pb_stop_by("the time limit"));
     }
     pb_tb_build_opts bo;
     memset(&bo, 0, sizeof bo);
@@ -163,6 +167,10 @@ static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
     bo.memory = o->memory ? pb_parse_size(o->memory) : 0;
     bo.progress = o->quiet ? NULL : stderr;
     bo.time_limit = o->time_limit;
+    if (bo.time_limit > 0) {
+        bo.time_limit -= omp_get_wtime() - t0;
+        if (bo.time_limit < 0.001) bo.time_limit = 0.001; /* still a limit: 0 would be none */
+    }
     bo.games = o->games;
     pb_tb_build_result res;
     bo.stop = pb_stop_flag();
@@ -214,7 +222,7 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     if (rc == PB_EXIT_OK && estimate_only) {
         struct sigaction old[2];
         pb_stop_catch(old);
-        if (print_estimate(f, &g.pos, stdout) < 0)
+        if (print_estimate(f, &g.pos, 0, stdout) < 0)
             rc = pb_fail(PB_EXIT_STOPPED, "stopped by %s before the estimate was finished", pb_stop_by("a signal"));
         pb_stop_restore(old);
     } else if (rc == PB_EXIT_OK) rc = build_table(f, &g, &o);

@@ -11,11 +11,26 @@
  * uniform.  A layer whose captures do not meet is reported as at least
  * |C_A | C_B|.  Single-threaded and deterministic for a given seed.
  */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tablebase.h"
 #include "turnwalk.h"
+
+/* What ends an estimate early: a caught signal, or the time limit. */
+typedef struct est_stop {
+    volatile sig_atomic_t *flag; /* may be NULL */
+    double deadline;             /* omp_get_wtime() seconds, 0 = none */
+    int hit;
+} est_stop;
+
+/* Checked once a parent: the clock only every 64th call. */
+static int stopped(est_stop *st, size_t i) {
+    if (st->hit || (st->flag && *st->flag)) return st->hit = 1;
+    if (st->deadline > 0 && (i & 63) == 0 && omp_get_wtime() >= st->deadline) st->hit = 1;
+    return st->hit;
+}
 
 typedef struct est_ctx {
     const pb_field *f;
@@ -42,14 +57,14 @@ static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
 
 /* The sorted successor classes of keys[0..n-1] (layer parity to_move). */
 static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, const uint64_t *keys, size_t n,
-                   int to_move, volatile sig_atomic_t *stop, est_ctx *out) {
+                   int to_move, est_stop *stop, est_ctx *out) {
     out->f = f, out->k = k;
     est_walk w;
     w.k = k;
     pb_tb_keyset_init(&w.set, k->kw);
     pb_position p;
     w.parent = &p;
-    for (size_t i = 0; i < n && !(stop && *stop); i++) {
+    for (size_t i = 0; i < n && !stopped(stop, i); i++) {
         pb_tb_unpack(f, k, keys + i * (size_t)k->kw, to_move, &p);
         pb_tb_mirror_segs(f, p.seg, w.mirror);
         pb_turn_outcomes(tw, &p, est_one, &w);
@@ -67,7 +82,7 @@ static uint64_t next_rand(uint64_t *s) {
  * expanded; returns the capture-recapture estimate of the next layer and
  * leaves the union of the two captures in cur. */
 static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, est_ctx *cur, size_t sample,
-                          int to_move, volatile sig_atomic_t *stop, uint64_t *rng) {
+                          int to_move, est_stop *stop, uint64_t *rng) {
     const size_t kw = (size_t)k->kw;
     for (size_t i = cur->n; i > 1; i--) {
         size_t j = next_rand(rng) % i;
@@ -100,7 +115,8 @@ static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk 
 }
 
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
-                   volatile sig_atomic_t *stop, double *est, int *exact_upto) {
+                   volatile sig_atomic_t *flag, double time_limit, double *est, int *exact_upto) {
+    est_stop stop_ = {flag, time_limit > 0 ? omp_get_wtime() + time_limit : 0, 0}, *stop = &stop_;
     pb_tb_keyfmt k;
     pb_tb_keyfmt_init(&k, f);
     pb_turnwalk *tw = pb_turnwalk_new(f);
@@ -125,9 +141,9 @@ int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, siz
             is_exact = 0;
         }
         d++, to_move ^= 1;
-        if (cur.n == 0 || d >= PB_MAX_LATTICE - 1 || (stop && *stop)) break;
+        if (cur.n == 0 || d >= PB_MAX_LATTICE - 1 || stopped(stop, 0)) break;
     }
     free(cur.keys);
     pb_turnwalk_free(tw);
-    return stop && *stop ? -1 : d - 1;
+    return stop->hit ? -1 : d - 1;
 }

@@ -269,10 +269,10 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
  * layer a capture-recapture estimate from two samples of `sample` parents
  * each.  est[d] receives the estimate for layer d (0 .. PB_MAX_LATTICE); the
  * return value is the deepest layer reached, or -1 when *stop (may be NULL)
- * was set before the end.  exact_upto receives the last layer counted
- * exactly. */
+ * was set, or time_limit seconds (0 = none) passed, before the end.
+ * exact_upto receives the last layer counted exactly. */
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
-                   volatile sig_atomic_t *stop, double *est, int *exact_upto);
+                   volatile sig_atomic_t *stop, double time_limit, double *est, int *exact_upto);
 
 /* ---- verifying (tablebase/verify.c, written apart from the builder) ---- */
 

@@ -37,6 +37,16 @@ ls tl.pbt.k* > /dev/null 2>&1 || fail "a stopped build kept no layer file"
 check "rerun after the time limit" 0 "$(status "$pb" tb build --field 2,2,4 --out tl.pbt --quiet)"
 cmp -s tl.pbt b.pbt || fail "the resumed build differs from the direct one"
 
+# Without --quiet the build first estimates its layers, which takes a
+# minute on book (2;6;8): the time limit counts from the start, so it stops
+# the estimate too (exit 3, one line naming the limit, no layer written).
+rm -f te.pbt*
+msg=$(timeout 60 "$pb" tb build --field 2,6,8 --out te.pbt --time-limit 0.5 2>&1 > /dev/null)
+check "time limit in the estimate (exit status 3)" 3 $?
+check "... its last line" "paperball: stopped by the time limit during the estimate, before the build began" \
+  "$(printf '%s\n' "$msg" | tail -1)"
+ls te.pbt* > /dev/null 2>&1 && fail "a build stopped in its estimate wrote a file"
+
 # The time limit is also looked at within a layer pass (every 1024
 # positions): hockey (2;4;4) takes seconds, its passes of the later layers
 # each over a second, so a limit of 1.5 s stops it in the middle of one
