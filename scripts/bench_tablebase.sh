@@ -116,7 +116,8 @@ extra=$(awk -v pass="$pass" '
   echo '```'
   echo
   echo "Build (\`paperball tb build --rules book --field 2,4,4 --threads 2\`) given $big s"
-  echo "(\`--time-limit $big --memory 20G\`; exit status $status: 0 finished, 3 stopped by the time limit,"
+  echo "(\`--time-limit $big --memory 20G\`, counted from the start: the estimate's seconds are the build's less;"
+  echo "exit status $status: 0 finished, 3 stopped by the time limit,"
   echo "4 over the memory budget). Layers finished (CPU: of the process, the estimate before the"
   echo "build included), then the progress of the pass it was in:"
   echo
