@@ -28,12 +28,13 @@ static const char *value_key(uint8_t v) {
 /* ---- build and estimate ---- */
 
 /* Prints the estimate of every layer; 0, or -1 when a caught signal
- * (the stop flag) or the time limit (seconds, 0 = none) cut it short. */
+ * (the stop flag) or the time limit (seconds, 0 = none) cut it short, -2
+ * when memory ran out. */
 static int print_estimate(const pb_field *f, const pb_position *root, double time_limit, FILE *out) {
     double est[PB_MAX_LATTICE + 1];
     int exact_upto;
     int dmax = pb_tb_estimate(f, root, 200000, 20000, 1, pb_stop_flag(), time_limit, est, &exact_upto);
-    if (dmax < 0) return -1;
+    if (dmax < 0) return dmax;
     int widest = pb_tb_layer_of(f, root);
     for (int d = widest; d <= dmax; d++)
         if (est[d] > est[widest]) widest = d;
@@ -156,8 +157,10 @@ static int build_table(const pb_field *f, const pb_game *g, const pb_opts *o) {
     /* --time-limit counts from here: the estimate's seconds are taken
      * from the build's. */
     double t0 = omp_get_wtime();
-    if (!o->quiet && print_estimate(f, &g->pos, o->time_limit, stderr) < 0) {
+    int e = o->quiet ? 0 : print_estimate(f, &g->pos, o->time_limit, stderr);
+    if (e < 0) {
         pb_stop_restore(old);
+        if (e == -2) return pb_fail(PB_EXIT_MEMORY, "out of memory during the estimate, before the build began");
         return pb_fail(PB_EXIT_STOPPED, "stopped by %s during the estimate, before the build began",
                        pb_stop_by("the time limit"));
     }
@@ -222,7 +225,9 @@ static int tb_build(int argc, char **argv, int estimate_only) {
     if (rc == PB_EXIT_OK && estimate_only) {
         struct sigaction old[2];
         pb_stop_catch(old);
-        if (print_estimate(f, &g.pos, 0, stdout) < 0)
+        int e = print_estimate(f, &g.pos, 0, stdout);
+        if (e == -2) rc = pb_fail(PB_EXIT_MEMORY, "out of memory before the estimate was finished");
+        else if (e < 0)
             rc = pb_fail(PB_EXIT_STOPPED, "stopped by %s before the estimate was finished", pb_stop_by("a signal"));
         pb_stop_restore(old);
     } else if (rc == PB_EXIT_OK) rc = build_table(f, &g, &o);

@@ -23,6 +23,7 @@ typedef struct est_stop {
     volatile sig_atomic_t *flag; /* may be NULL */
     double deadline;             /* omp_get_wtime() seconds, 0 = none */
     int hit;
+    int oom; /* memory ran out (hit too) */
 } est_stop;
 
 /* Checked once a parent: the clock only every 64th call. */
@@ -45,6 +46,7 @@ typedef struct est_walk {
     pb_tb_keyset set;
     const pb_position *parent;     /* whose turns are walked */
     uint64_t mirror[PB_MAX_WORDS]; /* its segments mirrored */
+    int oom;                       /* the set could not grow */
 } est_walk;
 
 static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
@@ -52,7 +54,9 @@ static int est_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
     if (o->end != PB_END_NONE) return 0;
     uint64_t key[PB_TB_MAX_KW];
     pb_tb_canon_near(f, w->k, o->key, (int)(o->key[f->nwords] & 0xffff), w->parent->seg, w->mirror, key);
-    return pb_tb_keyset_put(&w->set, key) < 0;
+    if (pb_tb_keyset_put(&w->set, key) == 0) return 0;
+    w->oom = 1;
+    return 1;
 }
 
 /* The sorted successor classes of keys[0..n-1] (layer parity to_move). */
@@ -61,6 +65,7 @@ static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, co
     out->f = f, out->k = k;
     est_walk w;
     w.k = k;
+    w.oom = 0;
     pb_tb_keyset_init(&w.set, k->kw);
     pb_position p;
     w.parent = &p;
@@ -68,6 +73,7 @@ static void expand(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk *tw, co
         pb_tb_unpack(f, k, keys + i * (size_t)k->kw, to_move, &p);
         pb_tb_mirror_segs(f, p.seg, w.mirror);
         pb_turn_outcomes(tw, &p, est_one, &w);
+        if (w.oom) stop->oom = stop->hit = 1;
     }
     out->keys = pb_tb_keyset_take_sorted(&w.set, &out->n);
     out->cap = out->n;
@@ -107,6 +113,12 @@ static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk 
     free(cur->keys);
     cur->cap = a.n + b.n + 1;
     cur->keys = malloc(cur->cap * kw * 8);
+    if (!cur->keys) {
+        stop->oom = stop->hit = 1;
+        cur->n = 0;
+        free(a.keys), free(b.keys);
+        return e;
+    }
     memcpy(cur->keys, a.keys, a.n * kw * 8);
     memcpy(cur->keys + a.n * kw, b.keys, b.n * kw * 8);
     cur->n = pb_tb_sort_unique(cur->keys, a.n + b.n, k->kw);
@@ -116,15 +128,20 @@ static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk 
 
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
                    volatile sig_atomic_t *flag, double time_limit, double *est, int *exact_upto) {
-    est_stop stop_ = {flag, time_limit > 0 ? omp_get_wtime() + time_limit : 0, 0}, *stop = &stop_;
+    est_stop stop_ = {flag, time_limit > 0 ? omp_get_wtime() + time_limit : 0, 0, 0}, *stop = &stop_;
     pb_tb_keyfmt k;
     pb_tb_keyfmt_init(&k, f);
     pb_turnwalk *tw = pb_turnwalk_new(f);
+    est_ctx cur = {f, &k, calloc((size_t)k.kw + 1, 8), 1, 1};
+    if (!tw || !cur.keys) {
+        pb_turnwalk_free(tw);
+        free(cur.keys);
+        return -2;
+    }
     pb_turnwalk_set_keys_only(tw, 1);
     pb_turnwalk_set_ends(tw, 0);
     uint64_t rng = 0x9e3779b97f4a7c15ULL ^ seed;
     int d = pb_tb_layer_of(f, root), to_move = root->to_move, is_exact = 1;
-    est_ctx cur = {f, &k, calloc((size_t)k.kw + 1, 8), 1, 1};
     pb_tb_canon(f, &k, root, cur.keys);
     est[d] = 1;
     *exact_upto = d;
@@ -145,5 +162,5 @@ int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, siz
     }
     free(cur.keys);
     pb_turnwalk_free(tw);
-    return stop->hit ? -1 : d - 1;
+    return stop->oom ? -2 : stop->hit ? -1 : d - 1;
 }

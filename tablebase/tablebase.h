@@ -268,8 +268,9 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
  * layers while they have at most `exact` classes, then for each deeper
  * layer a capture-recapture estimate from two samples of `sample` parents
  * each.  est[d] receives the estimate for layer d (0 .. PB_MAX_LATTICE); the
- * return value is the deepest layer reached, or -1 when *stop (may be NULL)
- * was set, or time_limit seconds (0 = none) passed, before the end.
+ * return value is the deepest layer reached, -1 when *stop (may be NULL)
+ * was set, or time_limit seconds (0 = none) passed, before the end, or -2
+ * when memory ran out.
  * exact_upto receives the last layer counted exactly. */
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
                    volatile sig_atomic_t *stop, double time_limit, double *est, int *exact_upto);

@@ -47,6 +47,12 @@ check "... its last line" "paperball: stopped by the time limit during the estim
   "$(printf '%s\n' "$msg" | tail -1)"
 ls te.pbt* > /dev/null 2>&1 && fail "a build stopped in its estimate wrote a file"
 
+# The estimate of book (2;6;8) holds some 700 MB at once: under a 300 MB
+# address-space limit it runs out of memory and says so (exit 4, one line).
+msg=$( (ulimit -v 300000; "$pb" tb estimate --field 2,6,8) 2>&1 > /dev/null)
+check "estimate out of memory (exit status 4)" 4 $?
+check "... one line" "paperball: out of memory before the estimate was finished" "$msg"
+
 # The time limit is also looked at within a layer pass (every 1024
 # positions): hockey (2;4;4) takes seconds, its passes of the later layers
 # each over a second, so a limit of 1.5 s stops it in the middle of one
