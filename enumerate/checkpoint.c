@@ -36,6 +36,10 @@
 static void put_big(pb_cbuf *v, mpz_srcptr z) {
     size_t n = mpz_sgn(z) ? (mpz_sizeinbase(z, 2) + 7) / 8 : 0;
     unsigned char stack[64], *b = n <= sizeof stack ? stack : malloc(n);
+    if (!b) {
+        v->failed = 1;
+        return;
+    }
     size_t got = 0;
     if (n) mpz_export(b, &got, -1, 1, 0, 0, z);
     pb_cbuf_u(v, got, 4);
@@ -79,6 +83,7 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
     }
     pb_cbuf v = {0};
     for (int i = 0; i < kw; i++) pb_cbuf_u(&v, root_key[i], 8);
+    if (v.failed) goto oom;
     pb_container_put(w, TAG_ROOT, v.b, v.n, 0);
     v.n = 0;
     pb_cbuf_u(&v, (uint64_t)depth, 4);
@@ -92,6 +97,7 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
         put_big(&v, r->sequences);
         for (int k = 0; k < PB_OUT_COUNT; k++) put_big(&v, r->outcome[k]);
     }
+    if (v.failed) goto oom;
     pb_container_put(w, TAG_ROWS, v.b, v.n, 1);
     v.n = 0;
     for (int sh = 0; sh < PB_FRONTIER_SHARDS; sh++) {
@@ -101,6 +107,7 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
             const uint64_t *key = pb_frontier_key(fr, h, i);
             for (int j = 0; j < kw; j++) pb_cbuf_u(&v, key[j], 8);
             put_count(&v, pb_frontier_count(fr, h, i));
+            if (v.failed) goto oom;
             if (v.n >= FRON_BLOCK) {
                 pb_container_put(w, TAG_FRON, v.b, v.n, 1);
                 v.n = 0;
@@ -114,6 +121,11 @@ int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key,
         return -1;
     }
     return 0;
+oom:
+    pb_container_abort(w);
+    free(v.b);
+    snprintf(err, errlen, "out of memory while writing the checkpoint");
+    return -2;
 }
 
 /* Is key a plausible position of f (ball on a node, a player, no segment

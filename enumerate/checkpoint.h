@@ -13,7 +13,7 @@
 
 /* Writes rows[0..depth] and the frontier F(depth) to path, through a
  * temporary file in the same directory renamed over path.  0, or -1 with
- * a message in err. */
+ * a message in err (-2: memory ran out; the old file stays). */
 int pb_ckpt_write(const char *path, const pb_field *f, const uint64_t *root_key, int depth, const pb_enum_row *rows,
                   const pb_frontier *fr, char *err, size_t errlen);
 

@@ -595,6 +595,14 @@ static pb_enum_status fail(pb_enum_result *res, pb_enum_status st, const char *f
     return st;
 }
 
+/* What ran out: the --memory budget when one was given, else the
+ * machine's memory (an allocation failed). */
+static const char *over_memory(long long budget, char *buf, size_t len) {
+    if (budget > 0) snprintf(buf, len, "the memory budget of %lld bytes is exceeded", budget);
+    else snprintf(buf, len, "memory ran out");
+    return buf;
+}
+
 /* ---- pb_enumerate: set up, start or resume, the depth loop, teardown -- */
 
 /* Sets up res (rows 0 .. nsegments + 1, all zero) and R (threads, their
@@ -662,7 +670,9 @@ static pb_enum_status save(run *R, pb_enum_result *res) {
     if (!R->o->checkpoint) return PB_ENUM_OK;
     char err[400] = "", buf[4200];
     const char *path = ckpt_path(R, R->depth & 1, buf, sizeof buf);
-    uint64_t bad = pb_ckpt_write(path, R->f, R->root_key, R->depth, res->rows, R->cur, err, sizeof err) != 0;
+    int rc = pb_ckpt_write(path, R->f, R->root_key, R->depth, res->rows, R->cur, err, sizeof err);
+    uint64_t bad = rc != 0;
+    if (rc == -2 && !R->dist) return fail(res, PB_ENUM_MEMORY, "%s", err);
     if (R->dist) {
         uint64_t any = bad;
         R->dist->sum_u64(R->dist->ctx, &any, 1);
@@ -712,8 +722,8 @@ static pb_enum_status resume_dist(run *R, pb_enum_result *res, int *depth) {
     }
     free(refused);
     if (memory)
-        return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is exceeded while loading the checkpoint",
-                    R->o->memory);
+        return fail(res, PB_ENUM_MEMORY, "%s while loading the checkpoint",
+                    over_memory(R->o->memory, (char[80]){0}, 80));
     if (who >= 0) {
         /* Every process names the first refused file (rank 0 speaks). */
         if (who == D->rank && err[0]) return fail(res, PB_ENUM_BAD_CHECKPOINT, "%s", err);
@@ -751,8 +761,7 @@ static pb_enum_status start(run *R, const pb_position *root, pb_enum_result *res
             (!R->dist || pb_enum_owner(f, R->root_key, R->dist->nranks) == R->dist->rank) &&
             pb_frontier_add(R->cur, R->root_key, pb_frontier_hash(R->root_key, R->kw), (pb_fcount){1, NULL}) < 0;
         if (R->dist) R->dist->sum_u64(R->dist->ctx, &refused, 1); /* all stop, or none */
-        if (refused)
-            return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
+        if (refused) return fail(res, PB_ENUM_MEMORY, "%s at the start", over_memory(o->memory, (char[80]){0}, 80));
     }
     r0->positions = global_size(R, R->cur);
     return save(R, res);
@@ -771,8 +780,8 @@ static pb_enum_status resume(run *R, pb_enum_result *res) {
         d = pb_ckpt_read(o->checkpoint ? o->checkpoint : "", R->f, R->root_key, 0, 0, res->rows, res->rowcap, R->cur,
                          err, sizeof err);
     if (d == -2)
-        return fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is exceeded while loading the checkpoint %s",
-                    o->memory, o->checkpoint);
+        return fail(res, PB_ENUM_MEMORY, "%s while loading the checkpoint %s",
+                    over_memory(o->memory, (char[80]){0}, 80), o->checkpoint);
     if (d < 0) return fail(res, PB_ENUM_BAD_CHECKPOINT, "%s", err);
     if (o->max_depth >= 0 && d > o->max_depth)
         return fail(res, PB_ENUM_BAD_CHECKPOINT, "the checkpoint %s is at depth %d, beyond the depth asked for",
@@ -808,10 +817,10 @@ static pb_enum_status abandon(run *R, pb_enum_result *res, int stop) {
         row_clear(&res->rows[d]);
         row_init(&res->rows[d], d);
     }
+    char why[80];
     if (stop == STOP_MEMORY)
-        return fail(res, PB_ENUM_MEMORY,
-                    "memory budget of %lld bytes exceeded while building depth %d; the last finished depth is %d",
-                    R->o->memory, R->depth + 1, R->depth);
+        return fail(res, PB_ENUM_MEMORY, "%s while building depth %d; the last finished depth is %d",
+                    over_memory(R->o->memory, why, sizeof why), R->depth + 1, R->depth);
     if (stop == STOP_INTERRUPT) {
         /* The flag holds the signal's number when a handler set it. */
         int sig = R->o->interrupted ? (int)*R->o->interrupted : 0;
@@ -899,7 +908,7 @@ pb_enum_status pb_enumerate(const pb_field *f, const pb_position *root, const pb
     run_open(&R, f, root, o, res);
     pb_enum_status st;
     R.cur = pb_frontier_new(R.kw, R.small_max, &R.mem);
-    if (!R.cur) st = fail(res, PB_ENUM_MEMORY, "the memory budget of %lld bytes is too small to start", o->memory);
+    if (!R.cur) st = fail(res, PB_ENUM_MEMORY, "%s at the start", over_memory(o->memory, (char[80]){0}, 80));
     else st = o->resume ? resume(&R, res) : start(&R, root, res);
     int started = st == PB_ENUM_OK;
     if (started) {

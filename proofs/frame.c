@@ -117,6 +117,7 @@ static int step_walk(const pb_proofs_opts *o, const pb_field *f, const pb_walk_l
     int stopped = pb_stepwalk_run(&w, f, &start, &slim, sv);
     pf->stepwalk = 1;
     *complete = w.complete && !stopped;
+    pf->out_of_memory |= w.out_of_memory;
     pf->states = w.states, pf->steps = w.steps, pf->fsteps = w.finishing;
     pf->step_games = w.games, pf->games_overflow |= w.games_overflow;
     pf->step_levels = w.depth_done + 1;
@@ -145,6 +146,7 @@ static int turn_walk(const pb_proofs_opts *o, const pb_field *f, const pb_walk_l
     int st = pb_walk_run(&w, f, &start, d0, lim, tv);
     pf->turnwalk = 1;
     *complete = w.complete && !st;
+    pf->out_of_memory |= w.out_of_memory;
     pf->depth = d0 + w.depth_done + 1;
     pf->positions = w.positions;
     pf->routes = w.routes;

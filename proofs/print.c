@@ -30,9 +30,10 @@ static void field_text(FILE *out, const pb_proofs_field *pf) {
         return;
     }
     fprintf(out, "field      %-9s %s, %.1f s\n", d,
-            pf->complete ? "complete (exhaustive)"
-            : pf->failed ? "stopped at a counterexample"
-                         : "INCOMPLETE",
+            pf->complete        ? "complete (exhaustive)"
+            : pf->failed        ? "stopped at a counterexample"
+            : pf->out_of_memory ? "INCOMPLETE (memory ran out)"
+                                : "INCOMPLETE",
             pf->seconds);
     if (pf->stepwalk) {
         const uint64_t steps[4] = {pf->states, pf->steps, pf->fsteps, pf->step_games};
@@ -86,6 +87,7 @@ static void field_json(pb_json *j, const pb_proofs_field *pf) {
     pb_json_str(j, "field", d);
     pb_json_bool(j, "complete", pf->complete);
     pb_json_bool(j, "failed", pf->failed);
+    if (pf->out_of_memory) pb_json_bool(j, "out_of_memory", 1);
     pb_json_num(j, "seconds", "%.3f", pf->seconds);
     if (pf->stepwalk) {
         const uint64_t steps[4] = {pf->states, pf->steps, pf->fsteps, pf->step_games};

@@ -42,6 +42,7 @@ typedef enum {
 typedef struct pb_proofs_field {
     pb_field_spec spec;
     int complete;       /* exhaustive on this field */
+    int out_of_memory;  /* not complete because memory ran out */
     int depth;          /* turns followed (deepest level expanded) */
     uint64_t positions; /* distinct positions checked */
     uint64_t routes;    /* (position, route) pairs checked */

@@ -107,6 +107,11 @@ int pb_proofs_save(const char *path, const pb_field *f, const char *run, const p
         pb_container_put(w, TAG_PART, v.b, v.n, 3);
     }
     free(v.b);
+    if (v.failed) {
+        pb_container_abort(w);
+        snprintf(err, errlen, "out of memory while writing the checkpoint");
+        return -1;
+    }
     return pb_container_commit(w, err, errlen);
 }
 

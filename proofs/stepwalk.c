@@ -52,6 +52,7 @@ static int expand_level(pb_stepwalk *w, const pb_walk_limits *lim, const pb_step
             break;
         }
         if (expand_state(w, v, &q, cnt, lev, next)) break;
+        if (next->failed) return w->out_of_memory = 1;
         if ((++visited & 1023) == 0 && pb_walk_limits_hit(lim, stored + next->size, t0)) return 1;
     }
     return 0;
@@ -67,9 +68,17 @@ int pb_stepwalk_run(pb_stepwalk *w, const pb_field *f, const pb_position *start,
     double t0 = pb_walk_now();
     int cap = f->nsegments + 2;
     w->levels = calloc((size_t)cap, sizeof(pb_posset));
+    if (!w->levels) {
+        w->out_of_memory = 1;
+        return 0;
+    }
     pb_posset_init(&w->levels[0], f);
     pb_posset_add(&w->levels[0], f, start, 1);
     w->nlevels = 1;
+    if (w->levels[0].failed) {
+        w->out_of_memory = 1;
+        return 0;
+    }
     size_t stored = 1;
     for (int lev = 0; !w->stopped; lev++) {
         if (w->levels[lev].size == 0) {
@@ -97,6 +106,7 @@ int pb_stepwalk_trace(const pb_stepwalk *w, pb_game *g) {
     const pb_field *f = w->f;
     int n = w->stop_level;
     int *dirs = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!dirs) return -1;
     pb_position target = w->stop_before;
     for (int k = n; k >= 1; k--) {
         const pb_posset *lev = &w->levels[k - 1];
@@ -126,6 +136,10 @@ int pb_stepwalk_trace(const pb_stepwalk *w, pb_game *g) {
     /* Replay the steps on a copy, cutting turns at each stop. */
     pb_position p = g->pos;
     int16_t *nodes = malloc(sizeof(int16_t) * (size_t)(total + 1));
+    if (!nodes) {
+        free(dirs);
+        return -1;
+    }
     int len = 0, rc = 0;
     nodes[len++] = p.ball;
     char err[200];

@@ -36,7 +36,8 @@ typedef struct pb_stepwalk {
     int nlevels;
     pb_posset *levels;
     int complete;
-    int depth_done; /* deepest level expanded (segments) */
+    int out_of_memory; /* it stopped (incomplete) because memory ran out */
+    int depth_done;    /* deepest level expanded (segments) */
     uint64_t states, steps, finishing;
     uint64_t games; /* finished games (paths), with multiplicity */
     int games_overflow;

@@ -39,8 +39,8 @@ static int expand_route(void *c, const pb_field *f, pb_position *after, const pb
         w->stop_depth = x->depth - w->depth0;
         w->stop_before = *x->before;
         w->stop_route = malloc(sizeof(int16_t) * (size_t)r->len);
-        memcpy(w->stop_route, r->nodes, sizeof(int16_t) * (size_t)r->len);
-        w->stop_route_len = r->len;
+        if (w->stop_route) memcpy(w->stop_route, r->nodes, sizeof(int16_t) * (size_t)r->len);
+        w->stop_route_len = w->stop_route ? r->len : 0;
         return 1;
     }
     if (r->end != PB_END_NONE) {
@@ -73,8 +73,12 @@ static int expand_level(pb_walk *w, int *cap, const pb_walk_limits *lim, const p
                         size_t stored, double t0) {
     const pb_field *f = w->f;
     if (w->nlevels == *cap) {
-        *cap *= 2;
-        w->levels = realloc(w->levels, sizeof(pb_posset) * (size_t)*cap);
+        pb_posset *more = realloc(w->levels, sizeof(pb_posset) * (size_t)*cap * 2);
+        if (!more) {
+            w->out_of_memory = 1;
+            return 1;
+        }
+        w->levels = more, *cap *= 2;
     }
     pb_posset *cur = &w->levels[lev], *next = &w->levels[lev + 1];
     pb_posset_init(next, f);
@@ -92,6 +96,7 @@ static int expand_level(pb_walk *w, int *cap, const pb_walk_limits *lim, const p
         x.before = &q;
         pb_routes_foreach(f, &q, expand_route, &x);
         if ((++visited & 255) == 0) x.over = pb_walk_limits_hit(lim, stored + next->size, t0);
+        if (next->failed) x.over = w->out_of_memory = 1;
     }
     return x.over;
 }
@@ -109,9 +114,17 @@ int pb_walk_run(pb_walk *w, const pb_field *f, const pb_position *start, int d0,
     double t0 = pb_walk_now();
     int cap = 16;
     w->levels = malloc(sizeof(pb_posset) * (size_t)cap);
+    if (!w->levels) {
+        w->out_of_memory = 1;
+        return 0;
+    }
     pb_posset_init(&w->levels[0], f);
     pb_posset_add(&w->levels[0], f, start, 1);
     w->nlevels = 1;
+    if (w->levels[0].failed) {
+        w->out_of_memory = 1;
+        return 0;
+    }
     size_t stored = 1;
     for (int lev = 0;; lev++) {
         if (w->levels[lev].size == 0) {
@@ -150,6 +163,7 @@ static int parent_route(void *c, const pb_field *f, pb_position *after, const pb
     parent_find *pf = c;
     if (r->end != PB_END_NONE || !pb_position_equal(f, after, pf->target)) return 0;
     pf->nodes = malloc(sizeof(int16_t) * (size_t)r->len);
+    if (!pf->nodes) return 1; /* the trace fails */
     memcpy(pf->nodes, r->nodes, sizeof(int16_t) * (size_t)r->len);
     pf->len = r->len;
     return 1;
@@ -162,7 +176,11 @@ int pb_walk_trace(const pb_walk *w, pb_game *g) {
     int16_t **routes = calloc((size_t)d + 1, sizeof *routes);
     int *lens = calloc((size_t)d + 1, sizeof *lens);
     pb_position target = w->stop_before;
-    int ok = 1;
+    int ok = routes && lens;
+    if (!ok) {
+        free(routes), free(lens);
+        return -1;
+    }
     for (int k = d; k >= 1 && ok; k--) {
         const pb_posset *lev = &w->levels[k - 1];
         parent_find pf = {&target, NULL, 0};

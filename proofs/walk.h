@@ -55,6 +55,7 @@ typedef struct pb_walk {
     pb_posset *levels;
     /* figures */
     int complete;       /* every game from the start was followed to its end */
+    int out_of_memory;  /* it stopped (incomplete) because memory ran out */
     int depth_done;     /* deepest level fully expanded (relative) */
     uint64_t positions; /* distinct positions visited (all levels) */
     uint64_t routes;    /* routes visited (distinct position, route) pairs */

@@ -38,11 +38,15 @@ uint64_t pb_le_get(const unsigned char *b, int bytes) {
 }
 
 void pb_cbuf_put(pb_cbuf *v, const void *p, size_t n) {
+    if (v->failed) return;
     if (v->n + n > v->cap) {
         size_t cap = v->cap ? v->cap : 4096;
         while (cap < v->n + n) cap *= 2;
         unsigned char *nb = realloc(v->b, cap);
-        if (!nb) abort();
+        if (!nb) {
+            v->failed = 1;
+            return;
+        }
         v->b = nb, v->cap = cap;
     }
     if (n) memcpy(v->b + v->n, p, n);

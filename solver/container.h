@@ -92,11 +92,13 @@ size_t pb_le_put(unsigned char *b, uint64_t v, int bytes);
 uint64_t pb_le_get(const unsigned char *b, int bytes);
 
 /* A block's content built piece by piece, integers little-endian as
- * everywhere in the container (aborts when memory runs out: a checkpoint
- * that cannot be built has no way to go on). */
+ * everywhere in the container.  When memory runs out, failed is set and
+ * nothing more is added: the writer checks it before the block goes out
+ * (a checkpoint that cannot be built is not written). */
 typedef struct pb_cbuf {
     unsigned char *b;
     size_t n, cap;
+    int failed;
 } pb_cbuf;
 void pb_cbuf_put(pb_cbuf *v, const void *p, size_t n);
 void pb_cbuf_u(pb_cbuf *v, uint64_t x, int bytes);

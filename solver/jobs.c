@@ -135,6 +135,7 @@ static void touch(pb_jobs *j, uint32_t v);
  * the call. */
 static uint32_t vertex(pb_jobs *j, const pb_position *c, int *isnew) {
     uint64_t *slot = pb_posset_slot(&j->index, j->f, c, isnew);
+    if (slot == &j->index.sink) return NONE32; /* left out: memory ran out */
     if (!*isnew) return (uint32_t)*slot;
     if (grow((void **)&j->nodes, &j->cap, j->n + 1, sizeof *j->nodes)) return NONE32;
     uint64_t *k = realloc(j->keys, sizeof(uint64_t) * j->cap * (size_t)j->kw);

@@ -56,14 +56,14 @@ int pb_perft_until(const pb_field *f, const pb_position *p, int maxdepth, volati
     pb_posset_init(&cur, f);
     pb_posset_add(&cur, f, p, 1);
     pb_turnwalk *tw = pb_turnwalk_new(f);
-    int filled = 0, overflow = !tw;
+    int filled = 0, overflow = !tw || cur.failed;
     for (int d = 1; d <= maxdepth && cur.size > 0 && tw; d++) {
         pb_perft_row *row = &rows[filled++];
         memset(row, 0, sizeof *row);
         row->depth = d;
         pb_posset_init(&next, f);
-        /* Out of memory in a walk: the row is marked not exact. */
-        row->overflow |= expand_level(tw, f, &cur, &next, row, stop) != 0;
+        /* Out of memory in a walk or in the set: the row is marked not exact. */
+        row->overflow |= expand_level(tw, f, &cur, &next, row, stop) != 0 || next.failed;
         if (stop && *stop) { /* the depth under way is not whole */
             filled--;
             pb_posset_free(&next);
@@ -556,13 +556,14 @@ static int count_all(const pb_field *f, const pb_position *p, int maxdepth, int 
     pb_posset cur, next;
     pb_posset_init(&cur, f);
     pb_posset_add(&cur, f, p, 1);
+    oom |= cur.failed;
     /* Without it the run is still exact, only slower. */
     last_memo *last = maxdepth >= 3 && f->spec.rules != PB_RULES_TRIPLE ? last_memo_new(f) : NULL;
     int k = 0;
     while (!oom && k < maxdepth - 2 && cur.size > 0 && cur.size < breadth_max) {
         pb_perft_row row = {0};
         pb_posset_init(&next, f);
-        oom = expand_level(tw, f, &cur, &next, &row, stop);
+        oom = expand_level(tw, f, &cur, &next, &row, stop) || next.failed; /* a position left out */
         all.seq[k + 1] = row.sequences, all.fin[k + 1] = row.finished, all.ovf[k + 1] = row.overflow;
         pb_posset_free(&cur);
         cur = next;

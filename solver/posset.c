@@ -17,17 +17,22 @@ void pb_position_unpack(const pb_field *f, const uint64_t *key, pb_position *p) 
     pb_position_refresh(f, p);
 }
 
-static void alloc_table(pb_posset *s, size_t cap) {
-    s->cap = cap;
-    s->keys = malloc(sizeof(uint64_t) * cap * (size_t)s->kw);
-    s->hashes = calloc(cap, sizeof(uint64_t));
-    s->counts = malloc(sizeof(uint64_t) * cap);
+/* Empty slots for cap entries into s; -1 (s unchanged) when memory is short. */
+static int alloc_table(pb_posset *s, size_t cap) {
+    uint64_t *keys = malloc(sizeof(uint64_t) * cap * (size_t)s->kw), *hashes = calloc(cap, sizeof(uint64_t)),
+             *counts = malloc(sizeof(uint64_t) * cap);
+    if (!keys || !hashes || !counts) {
+        free(keys), free(hashes), free(counts);
+        return -1;
+    }
+    s->cap = cap, s->keys = keys, s->hashes = hashes, s->counts = counts;
+    return 0;
 }
 
 void pb_posset_init(pb_posset *s, const pb_field *f) {
+    memset(s, 0, sizeof *s);
     s->kw = f->nwords + 1;
-    s->size = 0;
-    alloc_table(s, 1024);
+    if (alloc_table(s, 1024)) s->failed = 1;
 }
 
 void pb_posset_free(pb_posset *s) {
@@ -46,9 +51,10 @@ static size_t find_slot(const pb_posset *s, uint64_t h, const uint64_t *key) {
     return i;
 }
 
-static void grow(pb_posset *s) {
+/* Doubles the slots; -1 (s unchanged) when memory is short. */
+static int grow(pb_posset *s) {
     pb_posset old = *s;
-    alloc_table(s, old.cap * 2);
+    if (alloc_table(s, old.cap * 2)) return -1;
     for (size_t i = 0; i < old.cap; i++) {
         if (!old.hashes[i]) continue;
         size_t j = find_slot(s, old.hashes[i], old.keys + i * (size_t)s->kw);
@@ -59,14 +65,21 @@ static void grow(pb_posset *s) {
     free(old.keys);
     free(old.hashes);
     free(old.counts);
+    return 0;
 }
 
 uint64_t *pb_posset_slot(pb_posset *s, const pb_field *f, const pb_position *p, int *isnew) {
     uint64_t key[PB_MAX_WORDS + 1];
     pb_position_pack(f, p, key);
     uint64_t h = p->hash | 1;
-    if (2 * (s->size + 1) > s->cap) grow(s);
-    size_t i = find_slot(s, h, key);
+    if (!s->failed && 2 * (s->size + 1) > s->cap && grow(s)) s->failed = 1;
+    size_t i = s->cap ? find_slot(s, h, key) : 0;
+    if (s->failed && (!s->cap || !s->hashes[i])) {
+        /* A new position and no room to be sure of one: left out. */
+        if (isnew) *isnew = 0;
+        s->sink = 0;
+        return &s->sink;
+    }
     int fresh = !s->hashes[i];
     if (fresh) {
         s->hashes[i] = h;
@@ -85,7 +98,7 @@ int pb_posset_add(pb_posset *s, const pb_field *f, const pb_position *p, uint64_
 }
 
 const uint64_t *pb_posset_find(const pb_posset *s, const uint64_t *key, uint64_t hash) {
-    if (!s->size) return NULL;
+    if (!s->size || !s->cap) return NULL;
     size_t i = find_slot(s, hash | 1, key);
     return s->hashes[i] ? &s->counts[i] : NULL;
 }

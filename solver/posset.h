@@ -16,8 +16,14 @@ typedef struct pb_posset {
     uint64_t *keys;   /* cap * kw words */
     uint64_t *hashes; /* 0 = empty slot (stored hashes are forced nonzero) */
     uint64_t *counts;
+    int failed;    /* memory ran out: a position was left out (see below) */
+    uint64_t sink; /* the count word given for a position left out */
 } pb_posset;
 
+/* When memory runs out (at init or growth), failed is set and stays set:
+ * the set keeps what it holds, a new position is left out (pb_posset_add
+ * returns 0, pb_posset_slot gives a scratch word), so whatever is built
+ * from the set is incomplete and its user must check failed. */
 void pb_posset_init(pb_posset *s, const pb_field *f);
 void pb_posset_free(pb_posset *s);
 /* Adds count to p's entry (creating it).  Returns 1 if p was new. */

@@ -155,5 +155,14 @@ run --field 2,2,2 --memory lots > /dev/null 2> /dev/null
 [ $? -eq 2 ] || fail "--memory lots: expected exit 2"
 run --help | grep -q 'usage: paperball enumerate' || fail "--help"
 
+# Memory the system refuses (no --memory budget; 40-80 MB of address
+# space, which (2;4;6) outgrows after a few depths): exit 4 and one line,
+# whether it runs out in a depth or while writing the checkpoint; no crash.
+for lim in 40000 60000 80000; do
+    msg=$( (ulimit -v $lim; run --field 2,4,6 --time-limit 30) 2>&1 > /dev/null)
+    check "memory refused ($lim KB): exit 4" 4 $?
+    [ "$(printf '%s\n' "$msg" | grep -c '^paperball:')" = 1 ] || fail "memory refused ($lim KB): not one closing line"
+done
+
 cd .. && rm -rf "$W"
 finish

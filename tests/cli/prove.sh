@@ -71,6 +71,14 @@ if command -v python3 >/dev/null; then
 fi
 expect_status 2 "bad time limit" "$pb" prove --time-limit 0
 
+# Memory that runs out in a walk (the step walk of (2;4;4) holds some 2 GB;
+# here 150 MB of address space): the field is reported incomplete, no
+# crash, and no verdict rests on it.
+(ulimit -v 150000; "$pb" prove --field 2,4,4 --claim moves-converted --time-limit 60 > out.txt 2> err.txt)
+check "memory runs out in a walk: exit 0 (verdict open)" 0 $?
+grep -q 'INCOMPLETE (memory ran out)' out.txt || fail "memory runs out in a walk: the field does not say so"
+grep -q '^verdict    open' out.txt || fail "memory runs out in a walk: the verdict is not open"
+
 # The odd/even map (figure 4 of the book).
 expect_status 0 "odd map" "$pb" prove --odd --field 2,6,8 --svg odd.svg
 grep -q 'C' out.txt || fail "odd map: no centre"
