@@ -305,6 +305,10 @@ static int merge_buffers(builder *b, kbuf *bufs, int nb, pb_tb_layer *next) {
     for (int t = 0; t < nb; t++) total += bufs[t].n;
     if (charge(b, layer_bytes(b, total, 0))) return -1;
     next->keys = malloc(total * (size_t)kw * 8 + 8);
+    if (!next->keys) {
+        charge(b, -layer_bytes(b, total, 0));
+        return -1;
+    }
     size_t pos[nb], n = 0;
     memset(pos, 0, sizeof pos);
     for (;;) {
@@ -386,10 +390,16 @@ static pb_tb_status forward_step(builder *b, const pb_tb_layer *cur, pb_tb_layer
         st = PB_TB_STOPPED;
     } else if (failed || merge_buffers(b, bufs, nt, next)) {
         st = PB_TB_MEMORY;
-        snprintf(b->res->message, sizeof b->res->message,
-                 "stopped: the memory budget (%.2f GiB) is too small for layer %d; the layers found so far "
-                 "are kept, rerun with a larger --memory to go on",
-                 (double)b->o->memory / (1 << 30), cur->depth + 1);
+        if (b->o->memory > 0)
+            snprintf(b->res->message, sizeof b->res->message,
+                     "stopped: the memory budget (%.2f GiB) is too small for layer %d; the layers found so far "
+                     "are kept, rerun with a larger --memory to go on",
+                     (double)b->o->memory / (1 << 30), cur->depth + 1);
+        else
+            snprintf(b->res->message, sizeof b->res->message,
+                     "stopped: memory ran out finding layer %d; the layers found so far are kept, rerun with more "
+                     "memory to go on",
+                     cur->depth + 1);
     }
     for (int t = 0; t < nt; t++) {
         charge(b, -(long long)bufs[t].cap * 8 * b->k.kw);
@@ -443,6 +453,14 @@ static pb_tb_status backward_step(builder *b, pb_tb_layer *cur, const pb_tb_laye
         return PB_TB_MEMORY;
     }
     cur->vals = malloc(cur->n + 1);
+    if (!cur->vals) {
+        charge(b, -(long long)cur->n);
+        snprintf(b->res->message, sizeof b->res->message,
+                 "stopped: memory ran out solving layer %d; the layers found so far are kept, rerun with more "
+                 "memory to go on",
+                 cur->depth);
+        return PB_TB_MEMORY;
+    }
     atomic_int missing = 0, toolong = 0;
     memset(cnt, 0, sizeof *cnt);
     uint64_t cl[3] = {0, 0, 0}, po[3] = {0, 0, 0};
@@ -554,10 +572,14 @@ static int cnt_one(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
 static games3 *games_step(builder *b, const pb_tb_layer *cur, const pb_tb_layer *next, const games3 *gnext,
                           pb_tb_status *st) {
     games3 *g = NULL;
-    if (!charge(b, (long long)(cur->n * sizeof *g))) g = calloc(cur->n + 1, sizeof *g);
+    int charged = !charge(b, (long long)(cur->n * sizeof *g));
+    if (charged) g = calloc(cur->n + 1, sizeof *g);
     if (!g) {
+        if (charged) charge(b, -(long long)(cur->n * sizeof *g));
         snprintf(b->res->message, sizeof b->res->message,
-                 "stopped: the memory budget is too small to count the games of layer %d", cur->depth);
+                 charged ? "stopped: memory ran out counting the games of layer %d"
+                         : "stopped: the memory budget is too small to count the games of layer %d",
+                 cur->depth);
         *st = PB_TB_MEMORY;
         return NULL;
     }

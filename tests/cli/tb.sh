@@ -53,6 +53,18 @@ msg=$( (ulimit -v 300000; "$pb" tb estimate --field 2,6,8) 2>&1 > /dev/null)
 check "estimate out of memory (exit status 4)" 4 $?
 check "... one line" "paperball: out of memory before the estimate was finished" "$msg"
 
+# Memory the system refuses (300 MB of address space; book (2;4;4) needs
+# gigabytes by layer 7): exit 4, one line naming it, the layers found kept.
+rm -f tm.pbt*
+msg=$( (ulimit -v 300000; "$pb" tb build --field 2,4,4 --out tm.pbt --quiet --time-limit 120) 2>&1 > /dev/null)
+check "build out of memory (exit status 4)" 4 $?
+case $msg in
+  "paperball: stopped: memory ran out "*"; the layers found so far are kept, rerun with more memory to go on") ;;
+  *) fail "build out of memory: not the one line expected: $msg" ;;
+esac
+ls tm.pbt.k* > /dev/null 2>&1 || fail "build out of memory: no layer file kept"
+rm -f tm.pbt*
+
 # The time limit is also looked at within a layer pass (every 1024
 # positions): hockey (2;4;4) takes seconds, its passes of the later layers
 # each over a second, so a limit of 1.5 s stops it in the middle of one
