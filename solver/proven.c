@@ -105,6 +105,12 @@ static void raise_min_work(pb_proven *s) {
         for (size_t i = 0; i < s->all.cap; i++)
             if (pb_posset_get(&s->all, s->f, i, &p, &info) && info_work(info) >= s->min_work)
                 *pb_posset_slot(&kept, s->f, &p, NULL) = info;
+        if (kept.failed) {
+            /* No memory for the smaller copy: the store stays as it is (a
+             * save never holds fewer proofs than the one before). */
+            pb_posset_free(&kept);
+            break;
+        }
         pb_posset_free(&s->all);
         s->all = kept;
     }
