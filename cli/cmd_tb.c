@@ -27,13 +27,23 @@ static const char *value_key(uint8_t v) {
 
 /* ---- build and estimate ---- */
 
-/* Prints the estimate of every layer; 0, or -1 when a caught signal
- * (the stop flag) or the time limit (seconds, 0 = none) cut it short, -2
- * when memory ran out. */
+/* One layer's line, printed as soon as it is estimated (the estimate of
+ * a large field takes a minute or more). */
+static void estimate_line(void *ctx, int d, double est, int exact) {
+    FILE *out = ctx;
+    fprintf(out, "estimate: layer %d: %s%.0f classes\n", d, exact ? "" : "~", est);
+    fflush(out);
+}
+
+/* Prints the estimate of every layer as it comes, then the summary; 0, or
+ * -1 when a caught signal (the stop flag) or the time limit (seconds, 0 =
+ * none) cut it short, -2 when memory ran out. */
 static int print_estimate(const pb_field *f, const pb_position *root, double time_limit, FILE *out) {
     double est[PB_MAX_LATTICE + 1];
     int exact_upto;
-    int dmax = pb_tb_estimate(f, root, 200000, 20000, 1, pb_stop_flag(), time_limit, est, &exact_upto);
+    estimate_line(out, pb_tb_layer_of(f, root), 1, 1);
+    int dmax =
+        pb_tb_estimate(f, root, 200000, 20000, 1, pb_stop_flag(), time_limit, est, &exact_upto, estimate_line, out);
     if (dmax < 0) return dmax;
     int widest = pb_tb_layer_of(f, root);
     for (int d = widest; d <= dmax; d++)
@@ -42,8 +52,6 @@ static int print_estimate(const pb_field *f, const pb_position *root, double tim
     pb_tb_keyfmt_init(&k, f);
     fprintf(out, "estimate: layers %d..%d, exact up to layer %d, sampled after\n", pb_tb_layer_of(f, root), dmax,
             exact_upto);
-    for (int d = pb_tb_layer_of(f, root); d <= dmax; d++)
-        fprintf(out, "estimate: layer %d: %s%.0f classes\n", d, d > exact_upto ? "~" : "", est[d]);
     double peak = 0;
     for (int d = pb_tb_layer_of(f, root); d < dmax; d++) {
         double b = (est[d] + est[d + 1]) * (8.0 * k.kw + 1);

@@ -127,7 +127,8 @@ static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk 
 }
 
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
-                   volatile sig_atomic_t *flag, double time_limit, double *est, int *exact_upto) {
+                   volatile sig_atomic_t *flag, double time_limit, double *est, int *exact_upto,
+                   void (*on_layer)(void *ctx, int d, double est, int exact), void *ctx) {
     est_stop stop_ = {flag, time_limit > 0 ? omp_get_wtime() + time_limit : 0, 0, 0}, *stop = &stop_;
     pb_tb_keyfmt k;
     pb_tb_keyfmt_init(&k, f);
@@ -157,6 +158,7 @@ int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, siz
             est[d + 1] = sample_step(f, &k, tw, &cur, sample, to_move, stop, &rng);
             is_exact = 0;
         }
+        if (on_layer && cur.n && !stop->hit) on_layer(ctx, d + 1, est[d + 1], is_exact);
         d++, to_move ^= 1;
         if (cur.n == 0 || d >= PB_MAX_LATTICE - 1 || stopped(stop, 0)) break;
     }

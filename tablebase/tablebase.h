@@ -271,9 +271,12 @@ pb_tb_status pb_tb_build(const pb_field *f, const pb_position *root, const char 
  * return value is the deepest layer reached, -1 when *stop (may be NULL)
  * was set, or time_limit seconds (0 = none) passed, before the end, or -2
  * when memory ran out.
- * exact_upto receives the last layer counted exactly. */
+ * exact_upto receives the last layer counted exactly.  on_layer (may be
+ * NULL) is told of each layer below the root as soon as it is estimated
+ * (exact: counted, not sampled), for progress. */
 int pb_tb_estimate(const pb_field *f, const pb_position *root, size_t exact, size_t sample, unsigned seed,
-                   volatile sig_atomic_t *stop, double time_limit, double *est, int *exact_upto);
+                   volatile sig_atomic_t *stop, double time_limit, double *est, int *exact_upto,
+                   void (*on_layer)(void *ctx, int d, double est, int exact), void *ctx);
 
 /* ---- verifying (tablebase/verify.c, written apart from the builder) ---- */
 
