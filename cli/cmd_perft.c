@@ -150,15 +150,19 @@ static void rows_print(rows_out *out, int d, const pb_perft_row *r) {
     }
 }
 
-static void rows_end(rows_out *out, int overflow, int stopped) {
+/* oom_depth: the depth at which memory ran out (0: it did not). */
+static void rows_end(rows_out *out, int overflow, int stopped, int oom_depth) {
     if (out->json) {
         pb_json_end(&out->j);
         if (overflow) pb_json_bool(&out->j, "overflow", 1);
         if (stopped) pb_json_bool(&out->j, "stopped", 1);
+        if (oom_depth) pb_json_int(&out->j, "out_of_memory_at_depth", oom_depth);
         pb_cli_json_version(&out->j);
         pb_json_end(&out->j);
     } else if (out->line) {
-        printf("%s\n", overflow ? " (overflow)" : "");
+        printf("%s", overflow ? " (overflow)" : "");
+        if (oom_depth) printf(" (out of memory at depth %d)", oom_depth);
+        printf("\n");
     }
 }
 
@@ -175,15 +179,17 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     volatile sig_atomic_t *stop = pb_stop_flag();
     int cut = 0; /* the depth-first count was cut short (a signal after it ended changes nothing) */
     if (going && depth > 0 && !oom) {
-        if (pos) n = pb_perft_until(f, &g->pos, depth, stop, rows);
-        else {
+        if (pos) {
+            n = pb_perft_until(f, &g->pos, depth, stop, rows);
+            if (n > 0 && rows[n - 1].out_of_memory) oom = 1, n--; /* its partial row is not shown */
+        } else {
             int crc = pb_perft_count_until(f, &g->pos, depth, o->threads, stop, rows);
             oom = crc == -1, cut = crc == -2, n = depth;
         }
     }
     /* Stopped: the layered count (--positions) prints the depths it
      * finished; the depth-first one finishes them all at once, so none. */
-    int shown = cut ? -1 : *stop && pos ? n : depth;
+    int shown = cut ? -1 : (*stop || oom) && pos ? n : depth;
     if (shown < 0) {
         free(rows);
         if (line) return PB_EXIT_STOPPED; /* the batch says where it stopped */
@@ -196,14 +202,16 @@ static int perft_position(void *ctx, const pb_field *f, pb_game *g, int line) {
     rows_begin(&out);
     int overflow = 0;
     for (int d = depth ? 1 : 0; d <= shown; d++) {
-        pb_perft_row r = d == 0           ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0}
+        pb_perft_row r = d == 0           ? (pb_perft_row){0, 1, (uint64_t)going, 0, 0, 0}
                          : d <= n && rows ? rows[d - 1]
-                                          : (pb_perft_row){d, 0, 0, 0, 0};
+                                          : (pb_perft_row){d, 0, 0, 0, 0, 0};
         overflow |= r.overflow;
         rows_print(&out, d, &r);
     }
-    rows_end(&out, overflow, shown < depth);
+    rows_end(&out, overflow, shown < depth, oom && pos ? n + 1 : 0);
     free(rows);
+    if (oom && pos && line) return PB_EXIT_MEMORY;
+    if (oom && pos) return pb_fail(PB_EXIT_MEMORY, "out of memory counting depth %d: depths 1..%d counted", n + 1, n);
     if (shown < depth && line) return PB_EXIT_STOPPED;
     if (shown < depth)
         return pb_fail(PB_EXIT_STOPPED, "stopped by %s: depths 1..%d counted, depth %d not finished",

@@ -56,16 +56,24 @@ int pb_perft_until(const pb_field *f, const pb_position *p, int maxdepth, volati
     pb_posset_init(&cur, f);
     pb_posset_add(&cur, f, p, 1);
     pb_turnwalk *tw = pb_turnwalk_new(f);
-    int filled = 0, overflow = !tw || cur.failed;
-    for (int d = 1; d <= maxdepth && cur.size > 0 && tw; d++) {
+    int filled = 0, overflow = 0;
+    for (int d = 1; d <= maxdepth && (cur.size > 0 || cur.failed || !tw); d++) {
         pb_perft_row *row = &rows[filled++];
         memset(row, 0, sizeof *row);
         row->depth = d;
+        if (!tw) {
+            row->out_of_memory = 1;
+            break;
+        }
         pb_posset_init(&next, f);
-        /* Out of memory in a walk or in the set: the row is marked not exact. */
-        row->overflow |= expand_level(tw, f, &cur, &next, row, stop) != 0 || next.failed;
+        const int oom = expand_level(tw, f, &cur, &next, row, stop) != 0 || next.failed || cur.failed;
         if (stop && *stop) { /* the depth under way is not whole */
             filled--;
+            pb_posset_free(&next);
+            break;
+        }
+        if (oom) { /* out of memory in a walk or in the set: the last row, partial */
+            row->out_of_memory = 1;
             pb_posset_free(&next);
             break;
         }
@@ -604,7 +612,7 @@ static int count_all(const pb_field *f, const pb_position *p, int maxdepth, int 
     int ovf = 0;
     for (int d = 1; d <= maxdepth; d++) {
         ovf |= all.ovf[d];
-        rows[d - 1] = (pb_perft_row){d, all.seq[d], 0, all.fin[d], ovf};
+        rows[d - 1] = (pb_perft_row){d, all.seq[d], 0, all.fin[d], ovf, 0};
     }
     counter_free(&all);
     pb_posset_free(&cur);

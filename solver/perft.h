@@ -30,13 +30,16 @@ typedef struct pb_perft_row {
     uint64_t positions; /* positions(depth) (pb_perft only; 0 from pb_perft_count) */
     uint64_t finished;  /* sequences that end the game exactly at this depth */
     int overflow;       /* a 64-bit count overflowed: the row is not exact */
+    int out_of_memory;  /* pb_perft: memory ran out at this depth, its counts are partial */
 } pb_perft_row;
 
 /* Fills rows[0..maxdepth-1] for depths 1..maxdepth from p.  Returns the
  * number of rows filled (fewer when every game has ended). */
 int pb_perft(const pb_field *f, const pb_position *p, int maxdepth, pb_perft_row *rows);
 /* pb_perft that ends early once *stop (e.g. a caught SIGTERM; may be NULL)
- * is set: the rows returned are then the depths finished before it. */
+ * is set: the rows returned are then the depths finished before it.  When
+ * memory runs out at a depth, its row is the last one returned, marked
+ * out_of_memory. */
 int pb_perft_until(const pb_field *f, const pb_position *p, int maxdepth, volatile sig_atomic_t *stop,
                    pb_perft_row *rows);
 

@@ -69,6 +69,19 @@ n=$(($(wc -l < term.out) - 1))
 [ "$n" -ge 1 ] && cmp -s term.out whole.out || fail "SIGTERM, perft --positions: the $n depths printed differ from a run to depth $n"
 rm -rf term.out term.err term-ck term.pbt* whole.out term-batch.txt
 
+# ---- memory the system refuses (200 MB of address space) ----
+# The layered count keeps every position of a depth: (2;4;6) outgrows the
+# limit after a few depths; it prints the depths it finished, as a run to
+# that depth does, and says where memory ran out (exit 4, one line).
+(ulimit -v 200000; "$pb" perft --field 2,4,6 --depth 9 --positions > oom.out 2> oom.err)
+check "perft --positions, memory refused: exit 4" 4 $?
+n=$(($(wc -l < oom.out) - 1))
+contains "perft --positions, memory refused: named" "paperball: out of memory counting depth $((n + 1)): depths 1..$n counted" \
+  "$(cat oom.err)"
+"$pb" perft --field 2,4,6 --depth "$n" --positions > whole.out
+[ "$n" -ge 1 ] && cmp -s oom.out whole.out || fail "perft --positions, memory refused: the $n depths printed differ"
+rm -f oom.out oom.err whole.out
+
 # ---- every command, standard output on a full disk: exit 5 ----
 echo quit > quit.txt
 full() { "$@" > /dev/full 2> full.err < quit.txt; echo $?; }
