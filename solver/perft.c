@@ -56,17 +56,13 @@ int pb_perft_until(const pb_field *f, const pb_position *p, int maxdepth, volati
     pb_posset_init(&cur, f);
     pb_posset_add(&cur, f, p, 1);
     pb_turnwalk *tw = pb_turnwalk_new(f);
-    int filled = 0, overflow = 0;
-    for (int d = 1; d <= maxdepth && (cur.size > 0 || cur.failed || !tw); d++) {
+    int filled = 0, overflow = 0, oom = !tw || cur.failed;
+    for (int d = 1; d <= maxdepth && (cur.size > 0 || oom); d++) {
         pb_perft_row *row = &rows[filled++];
         memset(row, 0, sizeof *row);
         row->depth = d;
-        if (!tw) {
-            row->out_of_memory = 1;
-            break;
-        }
         pb_posset_init(&next, f);
-        const int oom = expand_level(tw, f, &cur, &next, row, stop) != 0 || next.failed || cur.failed;
+        oom = oom || expand_level(tw, f, &cur, &next, row, stop) != 0 || next.failed;
         if (stop && *stop) { /* the depth under way is not whole */
             filled--;
             pb_posset_free(&next);
