@@ -16,7 +16,9 @@
 # A run is a directory named by a key of the program's --version, the method,
 # the time limit and the arguments (so a run is reused only by the same
 # program with the same options; a program built again from the same commit
-# has the same --version).  A run still in progress (no exit status) is not
+# has the same --version).  scripts/solve_tables.sh --keep makes runs of the
+# same shape (its JSON in out.txt, and when the run ended in ended), so its
+# tables (results/values.md) are carried the same way.  A run still in progress (no exit status) is not
 # saved: without its checkpoint it would be charged seconds whose work is
 # lost.  Neither direction overwrites a run already there.  DIR gets a
 # README.md saying what it holds.
@@ -47,7 +49,7 @@ for run in "$from"/*/; do
     # The enumeration's progress lines (one every 2 s: some 180 KB an hour)
     # are thinned to one in 30 and the last of each depth; no line the
     # table reads is one of them.
-    for f in out.txt err.txt spent rc; do
+    for f in out.txt err.txt spent ended rc; do
         [ -e "$run/$f" ] || continue
         if [ "$cmd" = save ] && [ $f = err.txt ]; then
             awk '/^enumerate: depth [0-9]+: [0-9]+\/[0-9]+ expanded / {
@@ -66,8 +68,9 @@ if [ "$cmd" = save ]; then
 # Kept runs of a table in the making
 
 Each directory is one finished run of `scripts/enumeration_tables.sh -k`
-(the program's standard output `out.txt`, its standard error `err.txt`,
-the seconds it had over all sittings `spent`, and its exit status `rc`),
+or `scripts/solve_tables.sh --keep` (the program's standard output
+`out.txt`, its standard error `err.txt`, the seconds it had over all
+sittings `spent` or when it ended `ended`, and its exit status `rc`),
 named by a key of the program's version, method, time limit and arguments
 (where the program wrote a path of the keep directory, it reads `KEEP/`;
 of the enumeration's progress lines, written every 2 s, one in 30 and the
@@ -75,9 +78,10 @@ last of each depth are kept).
 They let a table that takes more hours than one sitting go on from another
 machine: `scripts/kept_runs.sh load` puts them back into a keep directory,
 and the table script run again with the same options and a program built
-from the same commit reuses them instead of counting again.  The table
-itself (`enumeration.md`, `enumeration.csv`) is written by the table
-script alone, from these runs and the ones it still makes.
+from the same commit reuses them instead of running them again.  The
+table itself (`enumeration.md` and `.csv`, `values.md` and `.csv`) is
+written by the table script alone, from these runs and the ones it still
+makes.
 EOF
 fi
 echo "$(basename "$0"): $cmd: $n run(s) copied to $to" >&2

@@ -28,7 +28,9 @@
 #                 the value only, into results/values.md and .csv
 #   --keep        keep each field's run in DIR and reuse it when the script
 #                 runs again with the same command and program commit: a
-#                 run stopped (Ctrl-C, a lost machine) goes on where it was
+#                 run stopped (Ctrl-C, a lost machine) goes on where it was;
+#                 scripts/kept_runs.sh carries the finished runs to another
+#                 machine through the repository
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 build=$root/build
@@ -95,7 +97,7 @@ settled() {
 }
 
 # solve_variant K NAME OPTS: the fields of one rule variant in order of
-# size, into $work/K.tsv (name, field, status, command, JSON file, and
+# size, into $work/K.tsv (name, field, status, command, run directory, and
 # whether the run was made now or kept from an earlier one, per line),
 # skipping those dominated by an unfinished field (same G, W and L
 # no smaller) and stopping after $misses unfinished fields.  With --keep, a
@@ -113,24 +115,30 @@ solve_variant() {
     "$pb" info $opts --field "$fl" >/dev/null 2>&1 || continue   # not a field of this rule set
     cmd="paperball solve $opts --field '$fl'${classes:+ ${classes[*]}} --threads $threads --hash $hash --time-limit $limit --json --quiet"
     id=$(printf '%s %s' "$pbcommit" "$cmd" | sha1sum | cut -c1-16)
+    # A run is a directory: the JSON (out.txt), standard error (err.txt),
+    # the exit status (rc, written last: a run without it is begun again)
+    # and when it ended (ended, seconds since 1970), the layout that
+    # scripts/kept_runs.sh carries to another machine.
     out=${keep:-$work}/$id
-    if [ -n "$keep" ] && [ -s "$out.status" ]; then
-      st=$(cat "$out.status")
+    if [ -n "$keep" ] && [ -s "$out/rc" ]; then
+      st=$(cat "$out/rc")
       how=kept
       echo "[$(date -u +%H:%M:%S)] $name ($fl): kept (status $st)" >&2
     else
       how=made
       echo "[$(date -u +%H:%M:%S)] $name ($fl)" >&2
+      mkdir -p "$out"
       set +e
       # shellcheck disable=SC2086
       "$pb" solve $opts --field "$fl" ${classes[@]+"${classes[@]}"} --threads "$threads" --hash "$hash" --time-limit "$limit" --json \
-        --quiet > "$out.json" 2> "$out.err"
+        --quiet > "$out/out.txt" 2> "$out/err.txt"
       st=$?
       set -e
-      echo "$st" > "$out.status"
+      date +%s > "$out/ended"
+      echo "$st" > "$out/rc"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" "$out.json" "$how" >> "$work/$k.tsv"
-    if ! settled "$st" "$out.json"; then
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$fl" "$st" "$cmd" "$out" "$how" >> "$work/$k.tsv"
+    if ! settled "$st" "$out/out.txt"; then
       missed="$missed $fl"
       nmissed=$((nmissed + 1))
       [ "$nmissed" -lt "$misses" ] || break
@@ -164,12 +172,15 @@ with open(os.path.join(work, "index.tsv")) as idx:
     for line in idx:
         name, fl, st, cmd, out, how = line.rstrip("\n").split("\t")
         try:
-            d = json.load(open(out))
+            d = json.load(open(os.path.join(out, "out.txt")))
         except Exception:
             d = {}
         rows.append((name, fl, int(st), cmd, d))
         made += how == "made"
-        ends.append(os.path.getmtime(out[:-len(".json")] + ".status"))
+        try:
+            ends.append(float(open(os.path.join(out, "ended")).read()))
+        except (OSError, ValueError):  # a run without its time: when its status was written
+            ends.append(os.path.getmtime(os.path.join(out, "rc")))
 
 def utc(t):
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))

@@ -115,6 +115,21 @@ bash repo/scripts/solve_tables.sh --table values --time-limit 1 --max-side 6 --m
 check "values, kept: status" 0 $?
 contains "values, kept: every run from --keep" "- runs: $n, 0 made by this run of the script and $n kept" \
     "$(cat repo/results/values.md)"
+# Carried to another machine (scripts/kept_runs.sh save, then load into an
+# empty keep directory): every run kept again, with the times it ended.
+ended=$(grep -o 'they ended .*' repo/results/values.md)
+bash repo/scripts/kept_runs.sh save kept saved 2> save.err &&
+    bash repo/scripts/kept_runs.sh load saved kept2 2> load.err
+check "values, carried: saved and loaded" 0 $?
+# A checkout sets every file's time to its own: the page's times must not
+# come from them.
+find kept2 -exec touch -d '2001-02-03 04:05' {} +
+bash repo/scripts/solve_tables.sh --table values --time-limit 1 --max-side 6 --max-area 8 --misses 1 \
+    --keep kept2 --build "$(dirname "$pb")" 2> keep3.err
+check "values, carried: status" 0 $?
+contains "values, carried: every run from the loaded runs" "- runs: $n, 0 made by this run of the script and $n kept" \
+    "$(cat repo/results/values.md)"
+contains "values, carried: the times the runs ended" "$ended" "$(cat repo/results/values.md)"
 bash repo/scripts/solve_tables.sh --table answers --build "$(dirname "$pb")" > bad.out 2> bad.err
 check "values: a bad --table, status 2" 2 $?
 check "values: a bad --table, one line" 1 "$(wc -l < bad.err)"
