@@ -18,9 +18,9 @@
 # program with the same options; a program built again from the same commit
 # has the same --version).  scripts/solve_tables.sh --keep makes runs of the
 # same shape (its JSON in out.txt, and when the run ended in ended), so its
-# tables (results/values.md) are carried the same way.  A run still in progress (no exit status) is not
-# saved: without its checkpoint it would be charged seconds whose work is
-# lost.  Neither direction overwrites a run already there.  DIR gets a
+# tables (results/values.md) are carried the same way.  A run still in
+# progress (no exit status) is not saved: without its checkpoint it would be
+# charged seconds whose work is lost.  Neither direction overwrites a run already there.  DIR gets a
 # README.md saying what it holds.
 set -euo pipefail
 usage() {
