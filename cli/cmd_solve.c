@@ -206,6 +206,7 @@ static void json_classes(pb_json *j, const pb_field *f, const pb_solve_result *r
     pb_json_int(j, "classes", r->nturns);
     pb_json_int(j, "classes_solved", r->nsolved_classes);
     pb_json_bool(j, "classes_overflow", r->overflow);
+    pb_json_int(j, "classes_handed_over", r->handed);
     pb_json_uint(j, "first_turn_routes", r->nroutes);
     pb_json_uint(j, "route_classes", r->nroute_classes);
     pb_json_array(j, "first_turns");

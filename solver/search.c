@@ -880,9 +880,11 @@ static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb
 }
 
 /* The class a thread takes next: the next one not yet dealt; -1 once
- * every class is dealt.  A thread out of work then stops: proving a class
+ * every class is dealt.  A thread out of work then stops searching: proving a class
  * another thread is still on, from its root on the same table, was slower
- * than leaving it to that thread on an idle machine (docs/solver.md). */
+ * than leaving it to that thread on an idle machine (docs/solver.md); with
+ * two threads where turns are steps it asks the other to hand its class
+ * over to a team (pn_classes). */
 static int pn_next_class(atomic_int *next, int n) {
     int i = atomic_fetch_add(next, 1);
     return i < n ? i : -1;
@@ -895,16 +897,30 @@ static int pn_next_class(atomic_int *next, int n) {
  * value does not depend on which thread proves it, nor on what the table
  * holds, so neither does any answer.  pv->pn, thread 0's search, stays
  * the solve's search: the table it shares holds every proof, which the
- * line reuses. */
-static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r) {
+ * line reuses.
+ *
+ * With two threads where turns are steps (book, hockey), the first thread
+ * out of classes asks the other to hand its class over (handoff, the
+ * other's cancel flag): that one gives its question up at its next poll
+ * (its proofs and numbers stay in the table) and the class is returned,
+ * to be proven by the team, the two threads together (prove_team), where
+ * the one thread would otherwise finish it alone.  Returns that class, or
+ * -1.  Handing over changes who searches, never what is proven. */
+static int pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_solve_result *r) {
     pb_pns **pns = pn_team(pv, p);
     pb_pns_crew *crew = pns ? pb_pns_crew_new(pv->pn) : NULL;
-    atomic_int next;
+    atomic_int next, handoff, left;
     atomic_init(&next, 0);
+    atomic_init(&handoff, 0);
+    atomic_init(&left, -1);
+    const int hand = pv->nthreads == 2 && pb_turns_are_steps(f);
     if (!crew) {
         if (pns) pn_team_free(pv, pns);
-        return;
+        return -1;
     }
+    if (hand)
+        for (int id = 0; id < pv->nthreads; id++)
+            if (pns[id]) pb_pns_set_cancel(pns[id], &handoff);
 #pragma omp parallel num_threads(pv->nthreads)
     {
         pb_pns *x = pns[omp_get_thread_num()];
@@ -919,16 +935,23 @@ static void pn_classes(prover *pv, const pb_field *f, const pb_position *p, pb_s
             do {
                 v = pn_class(x, f, p, t, q, &n, &sec);
                 nodes += n, seconds += sec;
-            } while (v == PB_UNKNOWN && pb_pns_crew_wait(x));
+            } while (v == PB_UNKNOWN && !atomic_load(&handoff) && pb_pns_crew_wait(x));
             if (v == -2) atomic_store(&pv->sh->halt, 1);
-            if (v == -2 || v == PB_UNKNOWN) continue;
-            t->value = v, t->nodes_searched = nodes, t->seconds = seconds;
+            if (v == -2) continue;
+            t->nodes_searched = nodes, t->seconds = seconds;
+            if (v == PB_UNKNOWN) {
+                if (atomic_load(&handoff)) atomic_store(&left, i); /* handed over: no class is left to deal */
+                continue;
+            }
+            t->value = v;
         }
+        if (hand && x && q) atomic_store(&handoff, 1); /* out of classes: the other hands its own over */
         if (x && q) pb_pns_crew_leave(x);
         free(q);
     }
     pb_pns_crew_free(crew);
     pn_team_free(pv, pns);
+    return atomic_load(&left);
 }
 
 /* The proof-number search options of a solve (its threads share the
@@ -1030,7 +1053,8 @@ static int solve_start(const pb_field *f, const pb_position *p, const pb_solve_o
 /* Proves first-turn class t of p with all threads (q: room for the
  * position after its route), noting its work and time; progress lines
  * name the route meanwhile. */
-static void prove_class(prover *pv, const pb_field *f, const pb_position *p, pb_solve_turn *t, pb_position *q) {
+static void prove_class(prover *pv, const pb_field *f, const pb_position *p, pb_solve_turn *t, pb_position *q,
+                        int team) {
     shared *sh = pv->sh;
     *q = *p;
     pb_route info;
@@ -1043,11 +1067,11 @@ static void prove_class(prover *pv, const pb_field *f, const pb_position *p, pb_
     sh->phase = phase;
     uint64_t n0 = prover_nodes(pv);
     double t0 = omp_get_wtime();
-    int v = prove(pv, q);
+    int v = team ? prove_team(pv, q) : prove(pv, q);
     sh->phase = "the first-turn classes";
     if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
-    t->nodes_searched = prover_nodes(pv) - n0;
-    t->seconds = omp_get_wtime() - t0;
+    t->nodes_searched += prover_nodes(pv) - n0;
+    t->seconds += omp_get_wtime() - t0;
 }
 
 /* --first-turns: every class listed (within the memory cap), then each
@@ -1075,10 +1099,16 @@ static int solve_classes(prover *pv, const pb_field *f, const pb_position *p, co
         value = prove_team(pv, q);
         sh->phase = "the first-turn classes";
     }
-    if (dealt && !atomic_load(&sh->halt)) pn_classes(pv, f, p, r);
+    if (dealt && !atomic_load(&sh->halt)) {
+        int i = pn_classes(pv, f, p, r);
+        if (i >= 0 && !atomic_load(&sh->halt)) { /* handed over */
+            prove_class(pv, f, p, &r->turns[i], q, 1);
+            r->handed++;
+        }
+    }
     for (int i = 0; i < r->nturns && !atomic_load(&sh->halt) && !dealt; i++) {
         pb_solve_turn *t = &r->turns[i];
-        if (t->end == PB_END_NONE) prove_class(pv, f, p, t, q);
+        if (t->end == PB_END_NONE) prove_class(pv, f, p, t, q, 0);
         atomic_fetch_add(&sh->classes_done, 1);
     }
     pb_solve_combine(p, r);

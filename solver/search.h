@@ -86,6 +86,8 @@ typedef struct pb_solve_result {
     int overflow; /* the class list outgrew its memory cap */
     int nturns;   /* first-turn classes listed (0 unless asked) */
     int nsolved_classes;
+    int handed;              /* classes handed over to a team of two threads by the thread
+                                still in them (--first-turns on 2 threads, book and hockey) */
     uint64_t nroutes;        /* first turns walked while listing the classes */
     uint64_t nroute_classes; /* of them, left-right classes of routes (a route and its
                                 mirror route, when the root is its own mirror image) */
