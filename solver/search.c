@@ -880,11 +880,10 @@ static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb
 }
 
 /* The class a thread takes next: the next one not yet dealt; -1 once
- * every class is dealt.  A thread out of work then stops searching: proving a class
- * another thread is still on, from its root on the same table, was slower
- * than leaving it to that thread on an idle machine (docs/solver.md); with
- * two threads where turns are steps it asks the other to hand its class
- * over to a team (pn_classes). */
+ * every class is dealt.  A thread out of work then searches no class of
+ * its own, nor another thread's from its root (slower on an idle machine,
+ * docs/solver.md); with two threads where turns are steps it has the
+ * other hand its class over to the team of both (pn_classes). */
 static int pn_next_class(atomic_int *next, int n) {
     int i = atomic_fetch_add(next, 1);
     return i < n ? i : -1;
