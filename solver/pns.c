@@ -68,8 +68,8 @@
  *     them.  Numbers only guide, so no value depends on it.  Replacement loses numbers and bounds, never truth; a
  *     tiny table costs time only.
  *  4. A search cut short (time, node limit, stop flag, cancelled by
- *     another thread) unwinds without storing a proof (a team's helper
- *     stores unproven numbers, 6.), and its answer is PB_UNKNOWN.
+ *     another thread) unwinds without storing anything, and its answer
+ *     is PB_UNKNOWN.
  *  5. Threads (pb_pns_new_sharing: searches of their own on one table).
  *     A shared table locks each bucket (a bit of the bucket's first
  *     number word, see bucket_lock) around every read of an entry (find,
@@ -102,9 +102,8 @@
  *     path the search publishes without any lock; whatever it reads, it
  *     replays it from the root checking every step (pb_free), so it
  *     searches legal positions of the game, whose proofs are true wherever
- *     they are met (1.).  Called off, it stores its unfinished nodes'
- *     numbers as they were before the child it was in: pn, dn > 0 (the
- *     loop goes on only then), unproven, a guide (4. holds for proofs).
+ *     they are met (1.).  Called off, it stores nothing on its way up
+ *     (4.).
  *     The table, shared (locked) while the team works, grows only while
  *     both are outside their searches, the helper having announced it
  *     (grow_gen, parked): growth moves entries without locks, so no
@@ -996,13 +995,11 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
         mid_steps(s, p, cth_pn, cth_dn, ply + 1, &k[c].pn, &k[c].dn);
         unstep(s, p, k[c].idx, &u);
         if (s->team) team_up(s->team, ply);
-        if (s->stopped == 5 && s->helps) {
-            /* A helper called off keeps what it learnt: the numbers as
-             * they were before the child it was in (unproven: a node the
-             * loop goes on with has pn, dn > 0), a guide for the main search. */
-            pb_image_key key = step_key(s, p, pb_images_key(&s->im, &s->ims, p));
-            store(s, p, &key, p->to_move, pn, dn, s->nodes - n0);
-        }
+        /* Cut short, a team's helper called off too, the search stores
+         * nothing on its way up: a helper notices the call only at its
+         * next poll, by when the main search may have taken its child,
+         * searched it and stored fresher numbers there, which the stale
+         * ones would overwrite (measured, docs/solver.md). */
         if (s->stopped) return;
     }
     pb_image_key key = step_key(s, p, pb_images_key(&s->im, &s->ims, p));
@@ -1463,7 +1460,7 @@ int pb_pns_value(const pb_field *f, const pb_position *p, const pb_pns_opts *o, 
  * with no thresholds until it is settled or the helper is called off (the
  * main search left the node or took the child, a growth, the question
  * over).  Its answers go to the table like any search's; a helper called
- * off stores what its unfinished nodes' numbers were (mid_steps). */
+ * off stores nothing from its unfinished nodes (mid_steps). */
 void pb_pns_help(pb_pns *x, pb_pns_team *tm) {
     pns *s = &x->s;
     const pb_field *f = s->f;
