@@ -300,7 +300,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
 #define TABLE_START ((size_t)4 << 20)
 /* A team's table starts larger (min(cap, 64 MiB)): grown from 4 MiB its
  * early doublings, each with the helper called off and parked, cost the
- * team 1.3-2.1 times the nodes on book (2;6;4) (docs/solver.md). */
+ * team 1.3-2.1 times the nodes on book (2;6;4) (docs/solver-measurements.md). */
 #define TEAM_TABLE_START ((size_t)64 << 20)
 /* Beyond TEAM_TABLE_START (the default budget) a table that is 7/8 full
  * doubles only once its searches have stored GROW_REUSE entries per way
@@ -999,7 +999,7 @@ static void mid_steps(pns *s, pb_position *p, uint64_t thpn, uint64_t thdn, int 
          * nothing on its way up: a helper notices the call only at its
          * next poll, by when the main search may have taken its child,
          * searched it and stored fresher numbers there, which the stale
-         * ones would overwrite (measured, docs/solver.md). */
+         * ones would overwrite (measured, docs/solver-measurements.md). */
         if (s->stopped) return;
     }
     pb_image_key key = step_key(s, p, pb_images_key(&s->im, &s->ims, p));
