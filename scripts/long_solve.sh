@@ -6,14 +6,20 @@
 #
 #   scripts/long_solve.sh [--rules R] [--field W,L,G] [--seconds S]
 #                         [--memory SIZE] [--threads N] [--extra "OPTIONS"]
+#                         [--part NAME]
 #
-# Writes results/long_solve_RULES_W_L_G.md.  The run is one process; its
+# Writes results/long_solve_RULES_W_L_G.md (with --part NAME,
+# results/long_solve_RULES_W_L_G_NAME.md: a later part of one campaign, e.g.
+# a run that resumes the checkpoint of an earlier one, beside its page).  The run is one process; its
 # progress log is build/long_solve_RULES_W_L_G.log while it runs.
 . "$(dirname "$0")/lib.sh"
-rules=book field=2,6,6 seconds=3600 memory=12G threads=1 extra=""
-pb_options --rules=rules --field=field --seconds=seconds --memory=memory --threads=threads --extra=extra -- "$@"
+rules=book field=2,6,6 seconds=3600 memory=12G threads=1 extra="" part=""
+pb_options --rules=rules --field=field --seconds=seconds --memory=memory --threads=threads --extra=extra --part=part -- "$@"
+case $part in
+  *[!a-z0-9-]*) echo "scripts/long_solve.sh: --part takes lower-case letters, digits and -" >&2; exit 2 ;;
+esac
 pb_program
-name=long_solve_${rules}_${field//,/_}
+name=long_solve_${rules}_${field//,/_}${part:+_$part}
 out=$root/results/$name.md
 log=$root/build/$name.log
 t0=$(date +%s)
@@ -24,7 +30,7 @@ status=0
 /usr/bin/time -f 'time: %e s wall, %U s user, %S s system, %M KiB peak' "$pb" "${cmd[@]}" > "$log.out" 2> "$log" ||
   status=$?
 {
-  pb_head "A long solve: $rules (${field//,/;}) from the start" "scripts/long_solve.sh --rules $rules --field $field --seconds $seconds --memory $memory --threads $threads${extra:+ --extra \"$extra\"}"
+  pb_head "A long solve: $rules (${field//,/;}) from the start${part:+, part $part}" "scripts/long_solve.sh --rules $rules --field $field --seconds $seconds --memory $memory --threads $threads${extra:+ --extra \"$extra\"}${part:+ --part $part}"
   echo "- command: \`paperball ${cmd[*]}\`"
   pb_timed_run "$t0" "$load0"
   echo "- exit status: $status (0: solved; 3: stopped by the time limit)"

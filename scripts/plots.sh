@@ -123,7 +123,7 @@ page=$root/results/plots.md
     f=$root/results/$src
     name=$(basename "$f" .md)
     echo
-    echo "## $(sed -n '1s/^# //p' "$f")"
+    echo "## $(sed -n '1s/^# //p' "$f") (\`$name.md\`)"
     echo
     echo "The proof and disproof numbers at the root over the run (a win is proven when"
     echo "the first reaches 0, a loss when the second does), the main search's mean pace"

@@ -190,9 +190,10 @@ static void report(worker *w, double now) {
     uint64_t n = atomic_load(&sh->nodes);
     double el = now - sh->t0;
     double fill = pb_tt_fill(sh->tt, (size_t)1 << 14);
-    fprintf(sh->progress, "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, %d thread%s on %s", el,
-            (unsigned long long)n, el > 0 ? n / el / 1e6 : 0.0, 100.0 * fill, sh->nthreads,
-            sh->nthreads == 1 ? "" : "s", sh->phase);
+    fprintf(sh->progress, "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, %.0f MiB, %d thread%s on %s",
+            el, (unsigned long long)n, el > 0 ? n / el / 1e6 : 0.0, 100.0 * fill,
+            (double)pb_tt_bytes_in_use(sh->tt) / (1024.0 * 1024.0), sh->nthreads, sh->nthreads == 1 ? "" : "s",
+            sh->phase);
     if (sh->nclasses) fprintf(sh->progress, " (classes %d/%d done)", atomic_load(&sh->classes_done), sh->nclasses);
     fputc('\n', sh->progress);
     fflush(sh->progress);

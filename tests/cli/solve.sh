@@ -101,6 +101,9 @@ contains "Ctrl-C message" "stopped by Ctrl-C" "$(cat interr.txt)"
 # Progress lines on stderr for a longer run (and none with --quiet).
 "$pb" solve --field 2,8,10 --time-limit 3.5 >/dev/null 2>prog.txt
 contains "progress line" "nodes/s, table" "$(cat prog.txt)"
+# The table's size in use beside its fill, as a whole number of MiB.
+check "progress line: the table's size" yes \
+    "$(grep -Eq '% full, [0-9]+ MiB, proof-number search' prog.txt && echo yes || echo no)"
 
 # Play against the solver with piped input.
 p=$(printf 'value\nhint\nnonsense\nquit\n' | "$pb" play --vs-solver --field 2,4,4); st=$?
