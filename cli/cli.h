@@ -33,8 +33,9 @@ typedef struct pb_opts {
     int depth;         /* -1: not given */
     int threads;       /* 0: not given */
     int json, csv, quiet, all, resume, vs_solver, odd, unicode, ascii, solve, enumerate, games;
-    int mpi;   /* --mpi: the cluster mode (cli/cluster.h) */
-    int match; /* --match: triple match play (cli/match.c) */
+    int mpi;      /* --mpi: the cluster mode (cli/cluster.h) */
+    int match;    /* --match: triple match play (cli/match.c) */
+    int distinct; /* moves --distinct: one route per distinct outcome */
     const char *svg, *html, *memory, *claim, *checkpoint, *out;
     double time_limit; /* seconds; 0: none */
     int nargs;

@@ -49,6 +49,7 @@ typedef struct pmap {
     uint64_t *counts;      /* per entry */
     uint8_t *flags;        /* per entry: bit 0 overflow, bits 1.. end, bits 4.. loser */
     uint8_t *kick;         /* per entry */
+    uint64_t *link;        /* per entry, with routes on: how it was first reached (below) */
     size_t nslots, active; /* index slots allocated, in use (powers of two) */
     uint64_t *slot;        /* epoch << 32 | entry index */
     uint64_t epoch;        /* >= 1 */
@@ -63,7 +64,21 @@ struct pb_turnwalk {
     int root_mover; /* the player to move at the walk's root */
     pmap layer[2], out;
     pb_position work; /* the root, with one entry's difference applied */
+    /* With routes on (pb_turnwalk_set_routes), each entry's link says how
+     * it was first reached.  Book and hockey: parent << 3 | direction, the
+     * parent being an index into trail, which holds the links of every
+     * layer entry so far, layer after layer (the root's is NO_LINK); so a
+     * route is read back from an outcome by following parents to the root.
+     * Triple: the offset in arena of the first route's length and nodes. */
+    int routes;
+    uint64_t *trail;
+    size_t ntrail, trail_cap;
+    int16_t *arena;
+    size_t narena, arena_cap;
+    int16_t *route; /* the route handed out with an outcome */
 };
+
+#define NO_LINK UINT64_MAX
 
 enum { PMAP_ACTIVE0 = 1024 };
 
@@ -87,7 +102,7 @@ static void pmap_clear(pmap *m) {
 }
 
 static void pmap_free(pmap *m) {
-    free(m->keys), free(m->hashes), free(m->counts), free(m->flags), free(m->kick), free(m->slot);
+    free(m->keys), free(m->hashes), free(m->counts), free(m->flags), free(m->kick), free(m->link), free(m->slot);
     memset(m, 0, sizeof *m);
 }
 
@@ -110,6 +125,9 @@ static int pmap_reserve(pmap *m) {
     uint8_t *kk = realloc(m->kick, cap);
     if (!kk) return -1;
     m->kick = kk;
+    uint64_t *ln = realloc(m->link, sizeof(uint64_t) * cap);
+    if (!ln) return -1;
+    m->link = ln;
     m->cap = cap;
     return 0;
 }
@@ -153,9 +171,11 @@ static int pmap_grow_index(pmap *m) {
 }
 
 /* Adds `count` routes (overflowed if `ovf`) to the entry of the position
- * with packed key `key` and Zobrist hash h, creating it with flags/kick.
+ * with packed key `key` and Zobrist hash h, creating it with flags/kick
+ * and `link` (kept from its creation only: the first way it was reached).
  * Returns 0, or -1 when memory runs out. */
-static int pmap_add(pmap *m, const uint64_t *key, uint64_t h, uint64_t count, int ovf, uint8_t flags, uint8_t kick) {
+static int pmap_add(pmap *m, const uint64_t *key, uint64_t h, uint64_t count, int ovf, uint8_t flags, uint8_t kick,
+                    uint64_t link) {
     if (2 * (m->n + 1) > m->active && pmap_grow_index(m)) return -1;
     size_t i = pmap_find(m, h, key);
     if ((m->slot[i] >> 32) == m->epoch) {
@@ -173,16 +193,17 @@ static int pmap_add(pmap *m, const uint64_t *key, uint64_t h, uint64_t count, in
     m->counts[e] = ovf ? UINT64_MAX : count;
     m->flags[e] = (uint8_t)(flags | (ovf ? 1 : 0));
     m->kick[e] = kick;
+    m->link[e] = link;
     m->slot[i] = m->epoch << 32 | e;
     return 0;
 }
 
 /* pmap_add for a whole position. */
 static int pmap_add_position(pmap *m, const pb_field *f, const pb_position *p, uint64_t count, int ovf, uint8_t flags,
-                             uint8_t kick) {
+                             uint8_t kick, uint64_t link) {
     uint64_t key[PB_MAX_WORDS + 1];
     pb_position_pack(f, p, key);
-    return pmap_add(m, key, p->hash, count, ovf, flags, kick);
+    return pmap_add(m, key, p->hash, count, ovf, flags, kick, link);
 }
 
 /* Turns tw->work (the root) into entry e of m: the entry's extra segments
@@ -230,6 +251,7 @@ pb_turnwalk *pb_turnwalk_new(const pb_field *f) {
 
 void pb_turnwalk_free(pb_turnwalk *tw) {
     if (!tw) return;
+    free(tw->trail), free(tw->arena), free(tw->route);
     pmap_free(&tw->layer[0]);
     pmap_free(&tw->layer[1]);
     pmap_free(&tw->out);
@@ -240,6 +262,68 @@ void pb_turnwalk_free(pb_turnwalk *tw) {
 void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions) { tw->limit = max_positions; }
 
 void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on) { tw->keys_only = on; }
+
+int pb_turnwalk_set_routes(pb_turnwalk *tw, int on) {
+    if (on && !tw->route) {
+        tw->route = malloc(sizeof(int16_t) * (size_t)(pb_route_max(tw->f) + 1));
+        if (!tw->route) return -1;
+    }
+    tw->routes = on;
+    return 0;
+}
+
+/* Appends n links to the trail; -1 when memory runs out. */
+static int trail_append(pb_turnwalk *tw, const uint64_t *links, size_t n) {
+    if (tw->ntrail + n > tw->trail_cap) {
+        size_t cap = tw->trail_cap ? tw->trail_cap : 1024;
+        while (cap < tw->ntrail + n) cap *= 2;
+        uint64_t *t = realloc(tw->trail, sizeof(uint64_t) * cap);
+        if (!t) return -1;
+        tw->trail = t, tw->trail_cap = cap;
+    }
+    memcpy(tw->trail + tw->ntrail, links, sizeof(uint64_t) * n);
+    tw->ntrail += n;
+    return 0;
+}
+
+/* Triple: a ply's route into the arena; its offset, or NO_LINK when
+ * memory runs out. */
+static uint64_t arena_add(pb_turnwalk *tw, const pb_route *r) {
+    size_t need = tw->narena + 1 + (size_t)r->len;
+    if (need > tw->arena_cap) {
+        size_t cap = tw->arena_cap ? tw->arena_cap : 4096;
+        while (cap < need) cap *= 2;
+        int16_t *a = realloc(tw->arena, sizeof(int16_t) * cap);
+        if (!a) return NO_LINK;
+        tw->arena = a, tw->arena_cap = cap;
+    }
+    uint64_t off = tw->narena;
+    tw->arena[tw->narena++] = (int16_t)r->len;
+    memcpy(tw->arena + tw->narena, r->nodes, sizeof(int16_t) * (size_t)r->len);
+    tw->narena += (size_t)r->len;
+    return off;
+}
+
+/* The route of an outcome with this link from root p, into tw->route;
+ * its number of nodes. */
+static int route_of(pb_turnwalk *tw, const pb_position *p, uint64_t link) {
+    if (!pb_turns_are_steps(tw->f)) {
+        int len = tw->arena[link];
+        memcpy(tw->route, tw->arena + link + 1, sizeof(int16_t) * (size_t)len);
+        return len;
+    }
+    /* The directions, last first, then the nodes from the ball. */
+    int n = 0;
+    for (uint64_t l = link; l != NO_LINK; l = tw->trail[l >> 3]) tw->route[++n] = (int16_t)(l & 7);
+    int node = p->ball;
+    tw->route[0] = (int16_t)node;
+    for (int i = 1, j = n; i < j; i++, j--) {
+        int16_t t = tw->route[i];
+        tw->route[i] = tw->route[j], tw->route[j] = t;
+    }
+    for (int i = 1; i <= n; i++) tw->route[i] = (int16_t)(node = pb_step_to(tw->f, node, tw->route[i]));
+    return n + 1;
+}
 
 void pb_turnwalk_set_ends(pb_turnwalk *tw, int on) { tw->skip_ends = !on; }
 
@@ -266,7 +350,13 @@ static int add_ply(void *ctx, const pb_field *f, pb_position *after, const pb_ro
         tw->ends |= end_bit(r->loser, tw->root_mover);
         if (tw->skip_ends) return 0;
     }
-    return pmap_add_position(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick) < 0;
+    uint64_t link = NO_LINK;
+    const size_t n0 = tw->out.n, a0 = tw->narena;
+    if (tw->routes && (link = arena_add(tw, r)) == NO_LINK) return 1;
+    if (pmap_add_position(&tw->out, f, after, 1, 0, outcome_flags(r->end, r->loser), (uint8_t)r->kick, link) < 0)
+        return 1;
+    if (tw->out.n == n0) tw->narena = a0; /* merged: the first route stays */
+    return 0;
 }
 
 static inline int key_drawn(const uint64_t *key, int s) { return (int)((key[s >> 6] >> (s & 63)) & 1); }
@@ -344,11 +434,15 @@ static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only)
     const int mover = root->to_move, nw = f->nwords, kw = nw + 1;
     pmap *cur = &tw->layer[0], *next = &tw->layer[1];
     pmap_clear(cur);
-    if (pmap_add_position(cur, f, root, 1, 0, 0, 0) < 0) return PB_TURNWALK_TOO_BIG;
+    if (pmap_add_position(cur, f, root, 1, 0, 0, 0, NO_LINK) < 0) return PB_TURNWALK_TOO_BIG;
+    const uint64_t no_link = NO_LINK;
+    if (tw->routes && trail_append(tw, &no_link, 1)) return PB_TURNWALK_TOO_BIG;
+    size_t base = 0; /* the trail index of cur's entry 0 */
     uint64_t succ[PB_MAX_WORDS + 1];
     while (cur->n) {
         pmap_clear(next);
         for (size_t e = 0; e < cur->n; e++) {
+            const uint64_t from = (uint64_t)(base + e) << 3;
             const uint64_t *key = cur->keys + e * (size_t)kw;
             const uint64_t c = cur->counts[e], h = cur->hashes[e];
             const int ovf = cur->flags[e] & 1, ball = (int)(key[nw] & 0xffff);
@@ -360,19 +454,23 @@ static int walk_layers(pb_turnwalk *tw, const pb_position *root, int score_only)
                 pb_step_result r = key_step(f, tw->node_segs, key, h, ball, mover, d, s, succ, &hs, &loser);
                 if (r == PB_STEP_GOAL && score_only && loser != mover) return 1;
                 int fail = 0;
-                if (r == PB_STEP_BOUNCE) fail = pmap_add(next, succ, hs, c, ovf, 0, 0);
+                if (r == PB_STEP_BOUNCE) fail = pmap_add(next, succ, hs, c, ovf, 0, 0, from | (uint64_t)d);
                 else if (r != PB_STEP_STOP && tw->skip_ends) tw->ends |= end_bit(loser, mover);
                 else if (!score_only) {
                     pb_end end = r == PB_STEP_GOAL       ? PB_END_GOAL
                                  : r == PB_STEP_DEAD_END ? PB_END_DEAD_END
                                                          : PB_END_NONE;
-                    fail = pmap_add(&tw->out, succ, hs, c, ovf, outcome_flags(end, loser), 0);
+                    fail = pmap_add(&tw->out, succ, hs, c, ovf, outcome_flags(end, loser), 0, from | (uint64_t)d);
                 }
                 if (fail) return PB_TURNWALK_TOO_BIG;
             }
         }
         tw->visited += next->n;
         if (tw->limit && tw->visited > tw->limit) return PB_TURNWALK_TOO_BIG;
+        if (tw->routes) {
+            base = tw->ntrail;
+            if (trail_append(tw, next->link, next->n)) return PB_TURNWALK_TOO_BIG;
+        }
         pmap *t = cur;
         cur = next, next = t;
     }
@@ -386,6 +484,7 @@ static void begin(pb_turnwalk *tw, const pb_position *p) {
     tw->ends = 0;
     tw->root_mover = p->to_move;
     tw->work = *p;
+    tw->ntrail = tw->narena = 0;
 }
 
 long pb_turn_outcomes(pb_turnwalk *tw, const pb_position *p, pb_outcome_fn fn, void *ctx) {
@@ -411,6 +510,8 @@ long pb_turn_outcomes(pb_turnwalk *tw, const pb_position *p, pb_outcome_fn fn, v
         o.routes = out->counts[e];
         o.overflow = out->flags[e] & 1;
         o.hash = out->hashes[e];
+        o.nodes = NULL, o.len = 0;
+        if (tw->routes) o.nodes = tw->route, o.len = route_of(tw, p, out->link[e]);
         int stop = fn(ctx, f, &o);
         if (!tw->keys_only) unapply(tw, out, e, p);
         if (stop) return PB_TURNWALK_STOPPED;

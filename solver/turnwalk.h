@@ -30,6 +30,10 @@ typedef struct pb_turn_outcome {
     uint64_t routes;          /* routes from the position that end here */
     int overflow;             /* routes exceeded 2^64 - 1 (then routes = UINT64_MAX) */
     uint64_t hash;            /* the Zobrist hash of the position after (position.h) */
+    const int16_t *nodes;     /* with routes on (pb_turnwalk_set_routes): one route that
+                                 ends here, the first the walk found; else NULL */
+    int len;                  /* its number of nodes (steps + 1); kick says if it is a
+                                 kick chain */
 } pb_turn_outcome;
 
 /* Scratch memory of the walk (its merge tables), reused between calls.
@@ -44,6 +48,11 @@ void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions);
 /* on = 1: outcomes come with their key only (after = NULL), which spares
  * building each position after the turn; 0 (the default): both. */
 void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on);
+/* on = 1: every outcome comes with one route that leads to it (nodes,
+ * len), read back from a link kept per distinct mid-turn position (8
+ * bytes each, kept for the whole walk); 0 (the default): none.  -1 when
+ * memory runs out. */
+int pb_turnwalk_set_routes(pb_turnwalk *tw, int on);
 
 /* on = 0: outcomes that end the game are neither merged nor reported
  * (most outcomes of a late turn end it, and a tablebase needs only the

@@ -133,6 +133,45 @@ static void compare_without_ends(pb_turnwalk *tw, const pb_field *f, const pb_po
     free(a.w), free(b.w);
 }
 
+/* With routes on, each outcome's route played by pb_route_play (the rules
+ * as the game applies them, apart from the walk) from p reaches exactly
+ * that outcome: the same position after, end and loser. */
+typedef struct route_ctx {
+    const pb_position *p;
+    key_list *keys;
+} route_ctx;
+
+static int check_route(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    route_ctx *c = ctx;
+    assert_non_null(o->nodes);
+    assert_true(o->len >= 2 && o->len <= pb_route_max(f));
+    assert_int_equal(o->nodes[0], c->p->ball);
+    pb_position q = *c->p;
+    pb_route info;
+    char err[128];
+    int rc = pb_route_play(f, &q, o->nodes, o->len, o->kick, &info, err, sizeof err);
+    if (rc) fail_msg("a route that does not play: %s", err);
+    assert_true(pb_position_equal(f, &q, o->after));
+    assert_int_equal(info.end, o->end);
+    if (o->end != PB_END_NONE) assert_int_equal(info.loser, o->loser);
+    assert_int_equal(info.kick, o->kick);
+    return collect_key(c->keys, f, o);
+}
+
+/* The walk with routes gives the same outcomes in the same order, each
+ * with a route that reaches it. */
+static void compare_routes(pb_turnwalk *tw, const pb_field *f, const pb_position *p) {
+    key_list a = {NULL, 0, f->nwords + 1}, b = {NULL, 0, f->nwords + 1};
+    assert_true(pb_turn_outcomes(tw, p, collect_key, &a) >= 0);
+    assert_int_equal(pb_turnwalk_set_routes(tw, 1), 0);
+    route_ctx c = {p, &b};
+    assert_true(pb_turn_outcomes(tw, p, check_route, &c) >= 0);
+    pb_turnwalk_set_routes(tw, 0);
+    assert_int_equal(a.n, b.n);
+    if (a.n) assert_memory_equal(a.w, b.w, sizeof(uint64_t) * (size_t)(a.n * (a.kw + 1)));
+    free(a.w), free(b.w);
+}
+
 /* Compares the walk with the route list at p; returns the number of routes. */
 static uint64_t compare_at(pb_turnwalk *tw, const pb_field *f, pb_position *p) {
     ref_list ref = {NULL, 0, 0, f};
@@ -156,6 +195,7 @@ static uint64_t compare_at(pb_turnwalk *tw, const pb_field *f, pb_position *p) {
     assert_int_equal(pb_turn_can_score(tw, p), scores);
     compare_keys_only(tw, f, p);
     compare_without_ends(tw, f, p, &ref);
+    compare_routes(tw, f, p);
     free(seen);
     free(ref.v);
     return routes;
