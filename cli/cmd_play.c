@@ -2,7 +2,7 @@
  *
  * One line of standard input per turn: a route in the record notation
  * (docs/notation.md, e.g. "e7-f8" or "12. e7-f8!"), or a command (undo,
- * moves, record, board, quit, help).  A line is checked by appending it to
+ * moves, distinct, record, board, quit, help).  A line is checked by appending it to
  * the canonical record of the game so far and parsing the whole record, so
  * play accepts exactly what records accept and refuses with the same
  * reasons.  Everything goes to standard output in order, so a piped session
@@ -15,6 +15,7 @@
 
 #include "../solver/diagram.h"
 #include "../solver/match.h"
+#include "../solver/turnwalk.h"
 #include "cli.h"
 #include "play.h"
 
@@ -56,25 +57,54 @@ typedef struct lister {
     int n;
 } lister;
 
+/* A route's outcome in words, into what. */
+static const char *route_outcome(const pb_route *r, char *what, size_t n) {
+    switch (r->end) {
+        case PB_END_NONE: snprintf(what, n, "stop"); break;
+        case PB_END_GOAL:
+            snprintf(what, n, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1));
+            break;
+        case PB_END_DEAD_END:
+            if (r->loser == PB_NOBODY) snprintf(what, n, "dead end: draw");
+            else snprintf(what, n, "dead end: %s loses", pb_player_name(r->loser));
+            break;
+        case PB_END_NO_KICK: snprintf(what, n, "no free kick: draw"); break;
+    }
+    return what;
+}
+
 static int list_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     (void)after;
     lister *l = ctx;
     char what[64];
-    switch (r->end) {
-        case PB_END_NONE: snprintf(what, sizeof what, "stop"); break;
-        case PB_END_GOAL:
-            snprintf(what, sizeof what, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal",
-                     pb_player_name(r->loser ^ 1));
-            break;
-        case PB_END_DEAD_END:
-            if (r->loser == PB_NOBODY) snprintf(what, sizeof what, "dead end: draw");
-            else snprintf(what, sizeof what, "dead end: %s loses", pb_player_name(r->loser));
-            break;
-        case PB_END_NO_KICK: snprintf(what, sizeof what, "no free kick: draw"); break;
-    }
-    printf("  %-24s %s\n", pb_route_format(f, r->nodes, r->len, r->kick, l->buf, l->len), what);
+    printf("  %-24s %s\n", pb_route_format(f, r->nodes, r->len, r->kick, l->buf, l->len),
+           route_outcome(r, what, sizeof what));
     l->n++;
     return 0;
+}
+
+/* The distinct command: one route per distinct position after the turn. */
+static int list_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o) {
+    lister *l = ctx;
+    char what[64];
+    pb_route r = {o->nodes, o->len, o->mover, o->kick, o->end, o->loser};
+    printf("  %-24s %-24s %llu%s route%s\n", pb_route_format(f, r.nodes, r.len, r.kick, l->buf, l->len),
+           route_outcome(&r, what, sizeof what), (unsigned long long)o->routes, o->overflow ? "+" : "",
+           o->routes == 1 && !o->overflow ? "" : "s");
+    l->n++;
+    return 0;
+}
+
+static void show_distinct(play *p) {
+    lister l = {NULL, 8 * (size_t)p->f->nsegments + 64, 0};
+    l.buf = malloc(l.len);
+    pb_turnwalk *tw = pb_turnwalk_new(p->f);
+    if (!l.buf || !tw || pb_turnwalk_set_routes(tw, 1) ||
+        pb_turn_outcomes(tw, &p->g.pos, list_outcome, &l) == PB_TURNWALK_TOO_BIG)
+        puts("out of memory listing the distinct turns");
+    else printf("%d distinct turns (positions after the turn)\n", l.n);
+    pb_turnwalk_free(tw);
+    free(l.buf);
 }
 
 static void show_moves(play *p) {
@@ -89,6 +119,8 @@ static void show_help(int vs_solver) {
     puts("Type a route (move numbers and annotations like '12. e7-f8!' are accepted),\n"
          "or one of:\n"
          "  moves    list the legal turns with their outcomes\n"
+         "  distinct one route per distinct position after the turn, with its count of\n"
+         "           routes (late turns can have millions of routes)\n"
          "  undo     take back the last turn (against the solver: yours and its reply)\n"
          "  record   print the game record so far\n"
          "  board    show the board again\n"
@@ -250,6 +282,7 @@ static int obey(play *p, const char *cmd, int *status) {
     if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) return 1;
     if (!strcmp(cmd, "help")) show_help(p->solver != NULL);
     else if (!strcmp(cmd, "moves")) show_moves(p);
+    else if (!strcmp(cmd, "distinct")) show_distinct(p);
     else if (!strcmp(cmd, "record")) show_record(p);
     else if (!strcmp(cmd, "board")) show_position(p);
     else if (!strcmp(cmd, "undo")) {

@@ -58,6 +58,17 @@ has 'Top played d6-c7!'
 has 'moves    list the legal turns'
 count 'Bottom to move, ball on c7' 2
 
+# distinct: one route per distinct position after the turn.  From the
+# start every turn is one step (8); book (2;4;4) after four turns has 460
+# routes into 192 positions (tests/cli/model.sh finds both by grouping the
+# whole route list).
+run distinct 'distinct\nquit\n'
+has '8 distinct turns (positions after the turn)'
+has '  d6-e7                    stop                     1 route'
+run distinct_late 'distinct\nhelp\nquit\n' --field 2,4,4 --record 'c4-b4 b4-a3-b2-b3 b3-b4-c3 c3-b2-c2'
+has '192 distinct turns (positions after the turn)'
+has 'distinct one route per distinct position'
+
 # One route per line; a header or an early end mark is refused.
 run oneline 'd6-e7 e7-f8\nX\n(Н;В)\nquit\n'
 status 0
