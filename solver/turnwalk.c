@@ -50,6 +50,7 @@ typedef struct pmap {
     uint8_t *flags;        /* per entry: bit 0 overflow, bits 1.. end, bits 4.. loser */
     uint8_t *kick;         /* per entry */
     uint64_t *link;        /* per entry, with routes on: how it was first reached (below) */
+    int with_links;        /* link is kept (cap entries) */
     size_t nslots, active; /* index slots allocated, in use (powers of two) */
     uint64_t *slot;        /* epoch << 32 | entry index */
     uint64_t epoch;        /* >= 1 */
@@ -125,9 +126,11 @@ static int pmap_reserve(pmap *m) {
     uint8_t *kk = realloc(m->kick, cap);
     if (!kk) return -1;
     m->kick = kk;
-    uint64_t *ln = realloc(m->link, sizeof(uint64_t) * cap);
-    if (!ln) return -1;
-    m->link = ln;
+    if (m->with_links) {
+        uint64_t *ln = realloc(m->link, sizeof(uint64_t) * cap);
+        if (!ln) return -1;
+        m->link = ln;
+    }
     m->cap = cap;
     return 0;
 }
@@ -193,7 +196,7 @@ static int pmap_add(pmap *m, const uint64_t *key, uint64_t h, uint64_t count, in
     m->counts[e] = ovf ? UINT64_MAX : count;
     m->flags[e] = (uint8_t)(flags | (ovf ? 1 : 0));
     m->kick[e] = kick;
-    m->link[e] = link;
+    if (m->with_links) m->link[e] = link;
     m->slot[i] = m->epoch << 32 | e;
     return 0;
 }
@@ -263,11 +266,24 @@ void pb_turnwalk_set_limit(pb_turnwalk *tw, size_t max_positions) { tw->limit = 
 
 void pb_turnwalk_set_keys_only(pb_turnwalk *tw, int on) { tw->keys_only = on; }
 
+/* Links kept in m from now on (m->cap of them; pmap_reserve keeps them
+ * sized), or not.  -1 when memory runs out. */
+static int pmap_links(pmap *m, int on) {
+    if (on && !m->with_links) {
+        uint64_t *ln = realloc(m->link, sizeof(uint64_t) * (m->cap ? m->cap : 1));
+        if (!ln) return -1;
+        m->link = ln;
+    }
+    m->with_links = on;
+    return 0;
+}
+
 int pb_turnwalk_set_routes(pb_turnwalk *tw, int on) {
     if (on && !tw->route) {
         tw->route = malloc(sizeof(int16_t) * (size_t)(pb_route_max(tw->f) + 1));
         if (!tw->route) return -1;
     }
+    if (pmap_links(&tw->layer[0], on) || pmap_links(&tw->layer[1], on) || pmap_links(&tw->out, on)) return -1;
     tw->routes = on;
     return 0;
 }
