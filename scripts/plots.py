@@ -87,8 +87,43 @@ def grid_frames(out, cols, nrows, u, ox, oy, size=12):
             out.append(f'<rect x="{ox + i * u}" y="{oy + j * u}" width="{u}" height="{u}" fill="none" stroke="#999"/>')
 
 
-def solved_maps(rows, kind="solved"):
-    """The maps of results/solved.csv (kind solved) or results/values.csv (kind value)."""
+def long_solved(results):
+    """The fields a long solve proved (results/long_solve_*.md with exit
+    status 0): {(variant, (G, W, L)): (value, first turns too, page)}, the
+    variant named as in the tables' rules column and the value that of the
+    player to move at the start."""
+    found = {}
+    for name in sorted(os.listdir(results)):
+        if not (name.startswith("long_solve_") and name.endswith(".md")):
+            continue
+        text = open(os.path.join(results, name)).read()
+        cmd = re.search(r"^- command: `([^`]*)`", text, re.M)
+        val = re.search(r"^value\s+(win|loss|draw)\b.*\(the player to move\)", text, re.M)
+        if not (re.search(r"^- exit status: 0\b", text, re.M) and cmd and val):
+            continue
+        c = cmd.group(1)
+
+        def opt(key, default):
+            m = re.search(r"--" + key + r" (\S+)", c)
+            return m.group(1) if m else default
+        field = re.match(r"\(?(\d+)[,;](\d+)[,;](\d+)", opt("field", ""))
+        if not field:
+            continue
+        rules = opt("rules", "book")
+        if rules == "hockey":
+            rules = "hockey S=%s, dead end %s" % (opt("setback", "1"),
+                                                   "loses" if opt("dead-end", "draw") == "loss" else "draws")
+        gwl = tuple(int(x) for x in field.groups())
+        found[(rules, gwl)] = (val.group(1), "--first-turns" in c.split(), "results/" + name)
+    return found
+
+
+def solved_maps(rows, kind="solved", longs=None):
+    """The maps of results/solved.csv (kind solved) or results/values.csv
+    (kind value).  A field the table left open that a long solve proved
+    (longs: long_solved(); for the solved map, with every first turn) is
+    drawn in its value's colour with a dot."""
+    longs = longs or {}
     variants = []
     for r in rows:
         if r["rules"] not in variants:
@@ -110,8 +145,18 @@ def solved_maps(rows, kind="solved"):
         out.append(f'<text x="{ox + cols * u / 2}" y="{oy - 26}" text-anchor="middle" font-size="12" fill="#444">width W</text>')
         out.append(f'<text x="{ox - 40}" y="{oy + nrows * u / 2}" text-anchor="middle" font-size="12" fill="#444" '
                    f'transform="rotate(-90 {ox - 40} {oy + nrows * u / 2})">length L</text>')
+        dots = 0
         for gx, y, sw, gwl, r in grid_cells(cols, nrows, u, ox, oy, cells):
             fill = VALUE_COLOUR.get(r["value"], "#fff") if r["status"] == "solved" else "#fff"
+            later = longs.get((v, gwl)) if r["status"] != "solved" else None
+            if later and (kind == "value" or later[1]):
+                dots += 1
+                cx, cy = gx + sw / 2, y + u / 2
+                out.append(f'<rect class="cell long" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
+                           f'fill="{VALUE_COLOUR[later[0]]}"><title>({gwl[0]};{gwl[1]};{gwl[2]}) {later[0]}: '
+                           f'solved by a longer run, {later[2]}</title></rect>'
+                           f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#fff" stroke="#222"/>')
+                continue
             out.append(f'<rect class="cell {r["status"]}" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
                        f'fill="{fill}"><title>({gwl[0]};{gwl[1]};{gwl[2]}) {r["status"]} {r["value"]}</title></rect>')
             if r["status"] != "solved":
@@ -127,6 +172,10 @@ def solved_maps(rows, kind="solved"):
         out.append(f'<rect x="{x}" y="{ly - 11}" width="14" height="14" fill="#fff" stroke="#999"/>'
                    f'<text x="{x + 3}" y="{ly}" font-size="11" font-weight="bold">?</text>'
                    f'<text x="{x + 20}" y="{ly}" font-size="12">time limit</text>')
+        if dots:
+            x += 100
+            out.append(f'<circle cx="{x + 7}" cy="{ly - 4}" r="4" fill="#fff" stroke="#222"/>'
+                       f'<text x="{x + 20}" y="{ly}" font-size="12">solved by a longer run</text>')
         out.append(f'<text x="{ox - 40}" y="{ly + 24}" font-size="11" fill="#444">Value for the player to move at '
                    'the start. Each cell is split</text>')
         out.append(f'<text x="{ox - 40}" y="{ly + 40}" font-size="11" fill="#444">into goal widths G = 2, 4, ..., W '
@@ -373,16 +422,17 @@ def long_solve(path):
 
 def main():
     os.makedirs(IMG, exist_ok=True)
+    longs = long_solved(os.path.join(ROOT, "results"))
     solved_csv = os.path.join(ROOT, "results", "solved.csv")
     if os.path.exists(solved_csv):
         with open(solved_csv) as f:
             rows = list(csv.DictReader(f))
-        solved_maps(rows)
+        solved_maps(rows, "solved", longs)
         solve_time(rows)
     values_csv = os.path.join(ROOT, "results", "values.csv")
     if os.path.exists(values_csv):
         with open(values_csv) as f:
-            solved_maps(list(csv.DictReader(f)), "value")
+            solved_maps(list(csv.DictReader(f)), "value", longs)
     enum_csv = os.path.join(ROOT, "results", "enumeration.csv")
     if os.path.exists(enum_csv):
         with open(enum_csv) as f:

@@ -69,7 +69,9 @@ page=$root/results/plots.md
   echo
   echo "One map per rule set: width W across, length L down, each cell split into the"
   echo "goal widths G = 2, 4, ..., W.  Green: the player to move at the start wins with"
-  echo "perfect play; red: loses; grey: draw; '?': the solver stopped at the time limit."
+  echo "perfect play; red: loses; grey: draw; '?': the solver stopped at the time limit;"
+  echo "a dot: a field the table left open that a longer run solved (\`results/long_solve_*.md\`,"
+  echo "with every first turn for these maps, the value alone for those of values below)."
   echo "The frontier is where the colours end."
   for m in $maps; do
     echo

@@ -77,4 +77,43 @@ check "the proof number's path" 'M80.0 220.0L340.0 180.0L600.0 240.0' \
     "$(sed -n 's/.*class="pn" d="\([^"]*\)".*/\1/p' results/img/long-solve-book-2-2-4.svg)"
 contains "the run's command in the subtitle" "paperball solve --rules book --field 2,2,4 (commit abc123)" \
     "$(cat results/img/long-solve-book-2-2-4.svg)"
+# A long solve that finished: the field the table left open, book (2;2;4),
+# is drawn in its value's colour with a dot, in the solved map (it proved
+# every first turn) and the value map; one of another variant (hockey, the
+# default setback 1 and lost dead ends) that proved the value alone goes to
+# that variant's value map only, and a stopped one (the page above, no exit
+# status 0) to none.
+cat > results/long_solve_book_2_2_4_done.md << 'EOF'
+# A long solve: book (2;2;4) from the start, part done
+
+- command: `paperball solve --rules book --field 2,2,4 --first-turns --threads 2`
+- exit status: 0 (0: solved; 3: stopped by the time limit)
+
+```
+value        loss for Top (the player to move)
+```
+EOF
+cat > results/long_solve_hockey_2_2_4.md << 'EOF'
+- command: `paperball solve --rules hockey --field 2,2,4 --dead-end loss`
+- exit status: 0 (0: solved; 3: stopped by the time limit)
+value        win for Top (the player to move)
+EOF
+cat >> results/solved.csv << 'EOF'
+"hockey S=1, dead end loses",(2;2;4),stopped,unknown,600
+"hockey S=1, dead end draws",(2;2;4),stopped,unknown,600
+EOF
+cp results/solved.csv results/values.csv
+python3 "$plots" "$PWD" abc123 > out.txt 2> err.txt
+check "plots.py with a finished long solve: status" 0 $?
+contains "the finished long solve's field in the loss colour" \
+    'fill="#d62728"><title>(2;2;4) loss: solved by a longer run, results/long_solve_book_2_2_4_done.md' \
+    "$(cat results/img/solved-map-book.svg)"
+check "its dot, and the legend's" 2 "$(grep -o '<circle' results/img/solved-map-book.svg | wc -l)"
+contains "the value map too" '(2;2;4) loss: solved by a longer run' "$(cat results/img/value-map-book.svg)"
+contains "the solved map of hockey with lost dead ends: still open (the value alone was solved)" \
+    '<title>(2;2;4) stopped unknown' "$(cat results/img/solved-map-hockey-s-1-dead-end-loses.svg)"
+check "the value map of hockey with lost dead ends: a win" 1 \
+    "$(grep -c '(2;2;4) win: solved by a longer run' results/img/value-map-hockey-s-1-dead-end-loses.svg)"
+contains "hockey with drawn dead ends: still open" '<title>(2;2;4) stopped unknown' \
+    "$(cat results/img/solved-map-hockey-s-1-dead-end-draws.svg)"
 finish
