@@ -140,21 +140,22 @@ def solved_maps(rows, kind="solved", longs=None):
         u = 46
         ox, oy = 70, 78
         title = f"{'Solved fields' if kind == 'solved' else 'Values of fields'}: {v}"
-        width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30, 400), oy + nrows * u + 110
+        # The open fields a long solve proved (drawn with a dot).
+        later = {gwl: longs[(v, gwl)] for gwl, r in cells.items()
+                 if r["status"] != "solved" and (v, gwl) in longs and (kind == "value" or longs[(v, gwl)][1])}
+        width, height = max(ox + cols * u + 30, 9.5 * len(title) + 30, 520 if later else 400), oy + nrows * u + 110
         out = svg_open(width, height, title, "results/solved.csv" if kind == "solved" else "results/values.csv")
         out.append(f'<text x="{ox + cols * u / 2}" y="{oy - 26}" text-anchor="middle" font-size="12" fill="#444">width W</text>')
         out.append(f'<text x="{ox - 40}" y="{oy + nrows * u / 2}" text-anchor="middle" font-size="12" fill="#444" '
                    f'transform="rotate(-90 {ox - 40} {oy + nrows * u / 2})">length L</text>')
-        dots = 0
         for gx, y, sw, gwl, r in grid_cells(cols, nrows, u, ox, oy, cells):
             fill = VALUE_COLOUR.get(r["value"], "#fff") if r["status"] == "solved" else "#fff"
-            later = longs.get((v, gwl)) if r["status"] != "solved" else None
-            if later and (kind == "value" or later[1]):
-                dots += 1
+            if gwl in later:
+                value, _, page = later[gwl]
                 cx, cy = gx + sw / 2, y + u / 2
                 out.append(f'<rect class="cell long" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
-                           f'fill="{VALUE_COLOUR[later[0]]}"><title>({gwl[0]};{gwl[1]};{gwl[2]}) {later[0]}: '
-                           f'solved by a longer run, {later[2]}</title></rect>'
+                           f'fill="{VALUE_COLOUR[value]}"><title>({gwl[0]};{gwl[1]};{gwl[2]}) {value}: '
+                           f'solved by a longer run, {page}</title></rect>'
                            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#fff" stroke="#222"/>')
                 continue
             out.append(f'<rect class="cell {r["status"]}" x="{gx:.1f}" y="{y}" width="{sw:.1f}" height="{u}" '
@@ -172,7 +173,7 @@ def solved_maps(rows, kind="solved", longs=None):
         out.append(f'<rect x="{x}" y="{ly - 11}" width="14" height="14" fill="#fff" stroke="#999"/>'
                    f'<text x="{x + 3}" y="{ly}" font-size="11" font-weight="bold">?</text>'
                    f'<text x="{x + 20}" y="{ly}" font-size="12">time limit</text>')
-        if dots:
+        if later:
             x += 100
             out.append(f'<circle cx="{x + 7}" cy="{ly - 4}" r="4" fill="#fff" stroke="#222"/>'
                        f'<text x="{x + 20}" y="{ly}" font-size="12">solved by a longer run</text>')
