@@ -393,8 +393,16 @@ def long_solve(path):
     source = "results/" + os.path.basename(path)
     out = svg_open(x0 + w + 230, yb + h + 60, title, source)
     sub = (cmd.group(1) if cmd else "") + (f" (commit {commit.group(1)})" if commit else "")
-    out.append(f'<text x="{x0 + w / 2 + 100}" y="42" text-anchor="middle" font-size="11" fill="#444">'
-               f'{escape(sub)}</text>')
+    # One line if it fits (about 6 px a character at 11 px), else two,
+    # broken at the space nearest the middle.
+    lines = [sub]
+    if len(sub) * 6 > x0 + w + 200:
+        cut = min((i for i, ch in enumerate(sub) if ch == " "), key=lambda i: abs(i - len(sub) // 2), default=None)
+        if cut is not None:
+            lines = [sub[:cut], sub[cut + 1:]]
+    for k, text in enumerate(lines):
+        out.append(f'<text x="{x0 + w / 2 + 100}" y="{42 + 13 * k - 6 * (len(lines) - 1)}" text-anchor="middle" '
+                   f'font-size="11" fill="#444">{escape(text)}</text>')
     step = 600 if tmax > 1800 else 60 if tmax <= 600 else 300
     xmap = lambda t: x0 + t / tmax * w
     for y0 in (ya, yb):
