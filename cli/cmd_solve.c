@@ -63,6 +63,13 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
     return PB_CLI_GO;
 }
 
+/* The direction of the legal segment from node a to node b, or -1. */
+static int step_dir(const pb_field *f, int a, int b) {
+    for (int d = 0; d < 8; d++)
+        if (f->seg[a][d] >= 0 && pb_step_to(f, a, d) == b) return d;
+    return -1;
+}
+
 /* The value v (PB_UNKNOWN: not proven) of the root and the classes r
  * proved (may be NULL) go into the store, which is saved a last time.
  * Returns PB_EXIT_OK or PB_EXIT_WRITE (after the message). */
@@ -82,6 +89,33 @@ static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root,
             continue;
         int qv = q->to_move == root->to_move ? t->value : -t->value;
         pb_proven_note(&c->store, q, qv, qv, 8, PB_PROVEN_PINNED);
+    }
+    /* The line's positions, between turns and (where turns are steps)
+     * after each step: every step of the line keeps the value (line.c: a
+     * step is taken only once known or proven to), so each position on it
+     * has the root's value, from the side of whoever moves there.  A
+     * resumed run reads them back (pb_pns_known consults the saved proofs)
+     * instead of proving the line's steps again. */
+    if (q && r && v != PB_UNKNOWN) {
+        *q = *root;
+        for (int i = 0; i < r->npv; i++) {
+            const pb_pv_turn *t = &r->pv[i];
+            if (pb_turns_are_steps(f)) {
+                pb_position w = *q;
+                for (int k = 1; k < t->len; k++) {
+                    int d = step_dir(f, w.ball, t->nodes[k]), loser;
+                    pb_undo u;
+                    if (d < 0 || pb_step(f, &w, d, &u, &loser) != PB_STEP_BOUNCE) break;
+                    pb_proven_note(&c->store, &w, w.to_move == root->to_move ? v : -v,
+                                   w.to_move == root->to_move ? v : -v, 8, PB_PROVEN_PINNED);
+                }
+            }
+            pb_route info;
+            if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err) || info.end != PB_END_NONE)
+                break;
+            int qv = q->to_move == root->to_move ? v : -v;
+            pb_proven_note(&c->store, q, qv, qv, 8, PB_PROVEN_PINNED);
+        }
     }
     free(q);
     int rc = PB_EXIT_OK;

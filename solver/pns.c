@@ -1436,8 +1436,15 @@ int pb_pns_known(pb_pns *x, const pb_position *p) {
     int w = table_find(t, b, k.seg, key_bits(k.bt, k.hash));
     if (w >= 0) m = b[w];
     bucket_unlock(t, b);
-    if (w < 0) return PB_UNKNOWN;
-    int lo = meta_lo(m), hi = meta_hi(m);
+    int lo = PB_LOSS, hi = PB_WIN;
+    if (w >= 0) lo = meta_lo(m), hi = meta_hi(m);
+    /* The saved proofs too (proven bounds, as the table's): a resumed run
+     * finds there the line a finished run saved. */
+    int plo, phi;
+    if (lo != hi && s->proven && pb_proven_probe(s->proven, p->seg, p->ball, p->to_move, p->hash, &plo, &phi, NULL)) {
+        if (plo > lo) lo = plo;
+        if (phi < hi) hi = phi;
+    }
     return lo == hi ? lo : lo == PB_WIN ? PB_WIN : hi == PB_LOSS ? PB_LOSS : PB_UNKNOWN;
 }
 
