@@ -190,6 +190,10 @@ int pb_cli_each_position(const pb_opts *o, pb_batch_fn fn, void *ctx);
 struct pb_json;
 /* "version" and "commit" of the program. */
 void pb_cli_json_version(struct pb_json *j);
+/* A turn's outcome in words ("stop", "goal: Top wins", "own goal: ...",
+ * "dead end: draw", "dead end: Bottom loses", "no free kick: draw"), into
+ * buf; returns buf.  The listings of moves and play share it. */
+const char *pb_cli_route_outcome(const pb_route *r, char *buf, size_t len);
 /* The field: "rules", "field", "goal", "width", "length" and, for hockey,
  * "setback" and "dead_end". */
 void pb_cli_json_field(struct pb_json *j, const pb_field *f);

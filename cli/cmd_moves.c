@@ -24,21 +24,6 @@ typedef struct list_ctx {
     int o_distinct; /* --distinct */
 } list_ctx;
 
-static const char *outcome(const pb_route *r, char *buf, size_t len) {
-    switch (r->end) {
-        case PB_END_NONE: snprintf(buf, len, "stop"); break;
-        case PB_END_GOAL:
-            snprintf(buf, len, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1));
-            break;
-        case PB_END_DEAD_END:
-            if (r->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
-            else snprintf(buf, len, "dead end: %s loses", pb_player_name(r->loser));
-            break;
-        case PB_END_NO_KICK: snprintf(buf, len, "no free kick: draw"); break;
-    }
-    return buf;
-}
-
 static const char *outcome_key(const pb_route *r) {
     switch (r->end) {
         case PB_END_NONE: return "stop";
@@ -75,10 +60,10 @@ static int print_route(void *c, const pb_field *f, pb_position *after, const pb_
         if (x->cur) printf(" %llu%s", (unsigned long long)x->cur->routes, x->cur->overflow ? "+" : "");
     } else if (x->cur) {
         unsigned long long k = x->cur->routes;
-        printf("%-24s %-24s %llu%s route%s\n", x->buf, outcome(r, out, sizeof out), k, x->cur->overflow ? "+" : "",
-               k == 1 && !x->cur->overflow ? "" : "s");
+        printf("%-24s %-24s %llu%s route%s\n", x->buf, pb_cli_route_outcome(r, out, sizeof out), k,
+               x->cur->overflow ? "+" : "", k == 1 && !x->cur->overflow ? "" : "s");
     } else {
-        printf("%-24s %s\n", x->buf, outcome(r, out, sizeof out));
+        printf("%-24s %s\n", x->buf, pb_cli_route_outcome(r, out, sizeof out));
     }
     x->n++;
     /* A lost output stops the listing: there may be millions of routes. */

@@ -57,28 +57,12 @@ typedef struct lister {
     int n;
 } lister;
 
-/* A route's outcome in words, into what. */
-static const char *route_outcome(const pb_route *r, char *what, size_t n) {
-    switch (r->end) {
-        case PB_END_NONE: snprintf(what, n, "stop"); break;
-        case PB_END_GOAL:
-            snprintf(what, n, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1));
-            break;
-        case PB_END_DEAD_END:
-            if (r->loser == PB_NOBODY) snprintf(what, n, "dead end: draw");
-            else snprintf(what, n, "dead end: %s loses", pb_player_name(r->loser));
-            break;
-        case PB_END_NO_KICK: snprintf(what, n, "no free kick: draw"); break;
-    }
-    return what;
-}
-
 static int list_route(void *ctx, const pb_field *f, pb_position *after, const pb_route *r) {
     (void)after;
     lister *l = ctx;
     char what[64];
     printf("  %-24s %s\n", pb_route_format(f, r->nodes, r->len, r->kick, l->buf, l->len),
-           route_outcome(r, what, sizeof what));
+           pb_cli_route_outcome(r, what, sizeof what));
     l->n++;
     return 0;
 }
@@ -89,7 +73,7 @@ static int list_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o) 
     char what[64];
     pb_route r = {o->nodes, o->len, o->mover, o->kick, o->end, o->loser};
     printf("  %-24s %-24s %llu%s route%s\n", pb_route_format(f, r.nodes, r.len, r.kick, l->buf, l->len),
-           route_outcome(&r, what, sizeof what), (unsigned long long)o->routes, o->overflow ? "+" : "",
+           pb_cli_route_outcome(&r, what, sizeof what), (unsigned long long)o->routes, o->overflow ? "+" : "",
            o->routes == 1 && !o->overflow ? "" : "s");
     l->n++;
     return 0;

@@ -106,8 +106,8 @@ static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root,
                     int d = step_dir(f, w.ball, t->nodes[k]), loser;
                     pb_undo u;
                     if (d < 0 || pb_step(f, &w, d, &u, &loser) != PB_STEP_BOUNCE) break;
-                    pb_proven_note(&c->store, &w, w.to_move == root->to_move ? v : -v,
-                                   w.to_move == root->to_move ? v : -v, 8, PB_PROVEN_PINNED);
+                    int wv = w.to_move == root->to_move ? v : -v;
+                    pb_proven_note(&c->store, &w, wv, wv, 8, PB_PROVEN_PINNED);
                 }
             }
             pb_route info;

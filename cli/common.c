@@ -369,3 +369,18 @@ int pb_cli_load(const pb_opts *o, pb_field **f, pb_game *g) {
     }
     return PB_CLI_GO;
 }
+
+const char *pb_cli_route_outcome(const pb_route *r, char *buf, size_t len) {
+    switch (r->end) {
+        case PB_END_NONE: snprintf(buf, len, "stop"); break;
+        case PB_END_GOAL:
+            snprintf(buf, len, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1));
+            break;
+        case PB_END_DEAD_END:
+            if (r->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
+            else snprintf(buf, len, "dead end: %s loses", pb_player_name(r->loser));
+            break;
+        case PB_END_NO_KICK: snprintf(buf, len, "no free kick: draw"); break;
+    }
+    return buf;
+}
