@@ -6,22 +6,31 @@
 #
 #   scripts/long_solve.sh [--rules R] [--field W,L,G] [--seconds S]
 #                         [--memory SIZE] [--threads N] [--extra "OPTIONS"]
-#                         [--part NAME]
+#                         [--part NAME] [--build DIR]
 #
 # Writes results/long_solve_RULES_W_L_G.md (with --part NAME,
 # results/long_solve_RULES_W_L_G_NAME.md: a later part of one campaign, e.g.
 # a run that resumes the checkpoint of an earlier one, beside its page).  The run is one process; its
 # progress log is build/long_solve_RULES_W_L_G.log while it runs.
+#
+# A checkpoint named in --extra ("--checkpoint FILE") is kept with the page,
+# as results/checkpoints/<page name>.ck, so that a later part can go on from
+# it on any machine: copy it out and pass "--checkpoint COPY --resume".
 . "$(dirname "$0")/lib.sh"
-rules=book field=2,6,6 seconds=3600 memory=12G threads=1 extra="" part=""
-pb_options --rules=rules --field=field --seconds=seconds --memory=memory --threads=threads --extra=extra --part=part -- "$@"
+rules=book field=2,6,6 seconds=3600 memory=12G threads=1 extra="" part="" build=""
+pb_options --rules=rules --field=field --seconds=seconds --memory=memory --threads=threads --extra=extra --part=part \
+  --build=build -- "$@"
 case $part in
   *[!a-z0-9-]*) echo "scripts/long_solve.sh: --part takes lower-case letters, digits and -" >&2; exit 2 ;;
 esac
-pb_program
+pb_program "$build"
+# The checkpoint the run writes, if --extra names one.
+checkpoint=$(sed -n 's/.*--checkpoint[ =]\([^ ]*\).*/\1/p' <<< "$extra")
 name=long_solve_${rules}_${field//,/_}${part:+_$part}
 out=$root/results/$name.md
 log=$root/build/$name.log
+kept=results/checkpoints/$name.ck
+mkdir -p "$root/build"
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 # shellcheck disable=SC2086 # $extra holds several options
@@ -29,11 +38,22 @@ cmd=(solve --rules "$rules" --field "$field" --time-limit "$seconds" --memory "$
 status=0
 /usr/bin/time -f 'time: %e s wall, %U s user, %S s system, %M KiB peak' "$pb" "${cmd[@]}" > "$log.out" 2> "$log" ||
   status=$?
+# The checkpoint kept beside the page, whole or not at all.
+if [ -n "$checkpoint" ] && [ -f "$checkpoint" ]; then
+  mkdir -p "$root/results/checkpoints"
+  pb_write "$root/$kept" < "$checkpoint"
+else
+  kept=""
+fi
 {
   pb_head "A long solve: $rules (${field//,/;}) from the start${part:+, part $part}" "scripts/long_solve.sh --rules $rules --field $field --seconds $seconds --memory $memory --threads $threads${extra:+ --extra \"$extra\"}${part:+ --part $part}"
   echo "- command: \`paperball ${cmd[*]}\`"
   pb_timed_run "$t0" "$load0"
   echo "- exit status: $status (0: solved; 3: stopped by the time limit)"
+  if [ -n "$kept" ]; then
+    echo "- checkpoint kept: \`$kept\` ($(wc -c < "$root/$kept") bytes; to go on from it, copy it out and"
+    echo "  pass \`--checkpoint COPY --resume\`)"
+  fi
   echo
   echo "## What it reached"
   echo
@@ -47,7 +67,7 @@ status=0
   echo "Progress lines of the run, one in about every $((seconds / 24 > 0 ? seconds / 24 : 1)) seconds:"
   echo
   echo '```'
-  grep '^solve: ' "$log" | awk -v every=$((seconds / 24 > 0 ? seconds / 24 : 1)) '
+  { grep '^solve: ' "$log" || true; } | awk -v every=$((seconds / 24 > 0 ? seconds / 24 : 1)) '
     { t = $2 + 0; if (t >= next_t) { print; next_t = t + every } last = $0 }
     END { if (last != "") print last }' | uniq
   echo '```'
