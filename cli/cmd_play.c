@@ -80,6 +80,10 @@ static int list_outcome(void *ctx, const pb_field *f, const pb_turn_outcome *o) 
 }
 
 static void show_distinct(play *p) {
+    if (p->g.match) {
+        puts("distinct does not apply to a match (moves lists its turns)");
+        return;
+    }
     lister l = {NULL, 8 * (size_t)p->f->nsegments + 64, 0};
     l.buf = malloc(l.len);
     pb_turnwalk *tw = pb_turnwalk_new(p->f);
@@ -91,10 +95,27 @@ static void show_distinct(play *p) {
     free(l.buf);
 }
 
+/* A ply of a match, worded as `moves --match` words it: a goal does not
+ * end a match. */
+static int list_match_ply(void *ctx, const pb_field *f, pb_position *after, const pb_route *r, int over) {
+    (void)after;
+    lister *l = ctx;
+    char what[96];
+    printf("  %-24s %s\n", pb_route_format(f, r->nodes, r->len, r->kick, l->buf, l->len),
+           pb_match_ply_text(r, over, what, sizeof what));
+    l->n++;
+    return 0;
+}
+
 static void show_moves(play *p) {
-    lister l = {NULL, 8 * (size_t)p->f->nsegments + 64, 0};
+    lister l = {NULL, 16 * (size_t)p->f->nsegments + 64, 0};
     l.buf = malloc(l.len);
-    pb_routes_foreach(p->f, &p->g.pos, list_route, &l);
+    if (!l.buf) {
+        puts("out of memory listing the turns");
+        return;
+    }
+    if (p->g.match) pb_match_foreach(p->f, &p->g.pos, list_match_ply, &l);
+    else pb_routes_foreach(p->f, &p->g.pos, list_route, &l);
     printf("%d legal turns\n", l.n);
     free(l.buf);
 }

@@ -81,6 +81,14 @@ check "wrong score mark" 2 "$(status "$pb" show --match "${T[@]}" --record "${R/
 out=$(printf '%s\n' c4-d4-c5-c6 c6-d7 c4-b3-c2-b1 '*c4-c3-c2-c1' | "$pb" play --match "${T[@]}")
 contains "play --match: the record" "record: $R" "$out"
 contains "play --match: the result" "game over: match over, Top 2 : 1 Bottom" "$out"
+# play's moves in a match: the listing of moves --match, line for line (a
+# goal scores, it does not win); distinct refused with a reason.
+printf 'moves\ndistinct\nquit\n' | "$pb" play --match "${T[@]}" > play_moves.txt
+check "play --match moves = moves --match" "$(grep -E '^[a-e][0-9]+-' moves.txt)" \
+  "$(grep -E '^  [a-e][0-9]+-' play_moves.txt | sed 's/^  //')"
+check "play --match moves: the count" "$(tail -n 1 moves.txt | awk '{print $1}') legal turns" \
+  "$(grep 'legal turns' play_moves.txt)"
+contains "play --match distinct refused" "distinct does not apply to a match" "$(cat play_moves.txt)"
 # Against the solver: Top resigns nothing, the solver plays Bottom.
 out=$(printf '%s\n' go go go go go go go go go go | "$pb" play --match --vs-solver "${T[@]}")
 contains "play --match --vs-solver reaches the end" "game over: match over" "$out"
