@@ -120,13 +120,14 @@ static void show_moves(play *p) {
     free(l.buf);
 }
 
-static void show_help(int vs_solver) {
+static void show_help(int vs_solver, int match) {
     puts("Type a route (move numbers and annotations like '12. e7-f8!' are accepted),\n"
          "or one of:\n"
-         "  moves    list the legal turns with their outcomes\n"
-         "  distinct one route per distinct position after the turn, with its count of\n"
-         "           routes (late turns can have millions of routes)\n"
-         "  undo     take back the last turn (against the solver: yours and its reply)\n"
+         "  moves    list the legal turns with their outcomes");
+    if (!match)
+        puts("  distinct one route per distinct position after the turn, with its count of\n"
+             "           routes (late turns can have millions of routes)");
+    puts("  undo     take back the last turn (against the solver: yours and its reply)\n"
          "  record   print the game record so far\n"
          "  board    show the board again\n"
          "  quit     stop (the record is printed)\n"
@@ -285,7 +286,7 @@ static void greet(const play *p) {
  * or the solver failed: *status says how). */
 static int obey(play *p, const char *cmd, int *status) {
     if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) return 1;
-    if (!strcmp(cmd, "help")) show_help(p->solver != NULL);
+    if (!strcmp(cmd, "help")) show_help(p->solver != NULL, p->g.match);
     else if (!strcmp(cmd, "moves")) show_moves(p);
     else if (!strcmp(cmd, "distinct")) show_distinct(p);
     else if (!strcmp(cmd, "record")) show_record(p);

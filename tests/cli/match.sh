@@ -89,6 +89,10 @@ check "play --match moves = moves --match" "$(grep -E '^[a-e][0-9]+-' moves.txt)
 check "play --match moves: the count" "$(tail -n 1 moves.txt | awk '{print $1}') legal turns" \
   "$(grep 'legal turns' play_moves.txt)"
 contains "play --match distinct refused" "distinct does not apply to a match" "$(cat play_moves.txt)"
+case $(printf 'help\nquit\n' | "$pb" play --match "${T[@]}") in
+  *"  distinct "*) fail "play --match help offers distinct" ;;
+  *) echo "ok   play --match help offers no distinct" ;;
+esac
 # Against the solver: Top resigns nothing, the solver plays Bottom.
 out=$(printf '%s\n' go go go go go go go go go go | "$pb" play --match --vs-solver "${T[@]}")
 contains "play --match --vs-solver reaches the end" "game over: match over" "$out"
