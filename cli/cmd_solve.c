@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/container.h"
 #include "../solver/diagram.h"
 #include "../solver/pns.h"
 #include "../solver/search.h"
@@ -40,6 +41,9 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
         fclose(probe);
         return pb_fail(PB_EXIT_USAGE, "%s exists: add --resume to go on from it, or remove it", o->checkpoint);
     }
+    /* A path that can never be saved is said now, not after the search. */
+    char werr[512];
+    if (pb_container_writable(o->checkpoint, werr, sizeof werr)) return pb_fail(PB_EXIT_WRITE, "%s", werr);
     c->path = o->checkpoint;
     c->quiet = o->quiet;
     snprintf(c->note, sizeof c->note, "algo=%s turns=%d", algo, g->nturns);
@@ -626,10 +630,13 @@ static int open_store(solve_run *s) {
         }
     } else rc = ckpt_open(&s->ck, o, s->f, s->g, o->mpi ? "mpi" : s->a->algo, s->a->save_every);
 #ifdef PB_HAVE_MPI
-    if (o->mpi && pb_cluster_max(&s->cl, rc != PB_CLI_GO)) {
+    /* Every rank stops with the largest status any rank stopped with (rank
+     * 0's refusal of an unwritable checkpoint, 5, over a reader's 2). */
+    long long worst = o->mpi ? pb_cluster_max(&s->cl, rc != PB_CLI_GO ? rc : 0) : 0;
+    if (worst) {
         if (rc == PB_CLI_GO && s->rank == 0) ckpt_close(&s->ck, s->f, &s->g->pos, PB_UNKNOWN, NULL);
         if (s->wload) pb_proven_free(&s->wstore);
-        if (rc == PB_CLI_GO) rc = PB_EXIT_USAGE;
+        if (rc == PB_CLI_GO) rc = (int)worst;
     }
 #endif
     return rc;

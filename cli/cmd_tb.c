@@ -72,6 +72,9 @@ static int check_build(const pb_field *f, const pb_game *g, const pb_opts *o, in
     if (!estimate_only && !o->out) return pb_fail(PB_EXIT_USAGE, "tb build needs --out FILE");
     if (!estimate_only && !pb_container_replaceable(o->out))
         return pb_fail(PB_EXIT_USAGE, "--out %s: not a regular file (it would be replaced, not written)", o->out);
+    /* A file that can never be written is said now, not after the layers. */
+    char werr[512];
+    if (!estimate_only && pb_container_writable(o->out, werr, sizeof werr)) return pb_fail(PB_EXIT_WRITE, "%s", werr);
     return PB_EXIT_OK;
 }
 

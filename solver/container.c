@@ -109,6 +109,32 @@ int pb_container_replaceable(const char *path) {
     return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
 }
 
+int pb_container_writable(const char *path, char *err, size_t errlen) {
+    if (!pb_container_replaceable(path)) {
+        snprintf(err, errlen, "cannot write %s: not a regular file (it would be replaced, not written)", path);
+        return -1;
+    }
+    /* The directory: the part before the last '/', or "." (a path "/x" is in "/"). */
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    char *dir = malloc(n + 2);
+    if (!dir) {
+        snprintf(err, errlen, "cannot write %s: out of memory", path);
+        return -1;
+    }
+    if (!slash) strcpy(dir, ".");
+    else if (n == 0) strcpy(dir, "/");
+    else memcpy(dir, path, n), dir[n] = 0;
+    struct stat st;
+    int rc = 0;
+    if (stat(dir, &st) != 0) rc = errno;
+    else if (!S_ISDIR(st.st_mode)) rc = ENOTDIR;
+    else if (access(dir, W_OK | X_OK) != 0) rc = errno;
+    if (rc) snprintf(err, errlen, "cannot write %s: %s", path, strerror(rc));
+    free(dir);
+    return rc ? -1 : 0;
+}
+
 pb_cwriter *pb_container_create(const char *path, const pb_container_meta *m, char *err, size_t errlen) {
     if (!pb_container_replaceable(path)) {
         snprintf(err, errlen, "cannot write %s: not a regular file (it would be replaced, not written)", path);

@@ -57,6 +57,11 @@ typedef struct pb_creader pb_creader;
  * over anything else (a device such as /dev/full, a pipe, a directory)
  * would replace it, not write into it: pb_container_create refuses it. */
 int pb_container_replaceable(const char *path);
+/* Can a writer create path (by "<path>.tmp" and a rename) at all: it is
+ * replaceable and its directory exists and may be written.  Checked before
+ * a long run, so that a checkpoint that could never be saved is said at
+ * the start, not after hours of work.  0, or -1 with a message in err. */
+int pb_container_writable(const char *path, char *err, size_t errlen);
 
 pb_cwriter *pb_container_create(const char *path, const pb_container_meta *m, char *err, size_t errlen);
 /* Appends a block (compress: zstd at level `compress`, 0 = raw).  0, or -1

@@ -153,6 +153,13 @@ else
     cmp -s ck1.cut ck3.cut || fail "--mpi --resume after SIGTERM differs from one process"
 fi
 
+# A checkpoint rank 0 could never save: every process stops at once with
+# its status, 5, and the one line naming it (from rank 0).
+mpi 3 solve --mpi $T --checkpoint no-such-dir/ck.pbs > nw.out 2> nw.err
+rc=$?
+[ $rc -eq 5 ] && [ ! -s nw.out ] && grep -q '^paperball: cannot write no-such-dir/ck.pbs: ' nw.err \
+    || fail "--mpi, unwritable checkpoint: status $rc, '$(grep paperball: nw.err)'"
+
 # --resume with no checkpoint saved by these processes: one line, status 2
 # (checkpoints under --mpi: tests/cli/mpi_checkpoint.sh).
 "$P" enumerate --mpi --field 2,2,2 --resume > /dev/null 2> e.txt

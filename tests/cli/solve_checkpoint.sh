@@ -3,7 +3,8 @@
 # SIGTERM, by SIGINT, by --time-limit or by kill -9, then resumed, gives the
 # value and first-turn values of an uninterrupted run without a checkpoint
 # (the reference); both algorithms read one file; damaged, mismatched or
-# missing files are refused with one line and status 2.
+# missing files are refused with one line and status 2; a checkpoint that
+# could never be written is refused before the search (status 5).
 set -u
 . "$(dirname "$0")/lib/check.sh"
 values() { python3 -c "import json,sys; d=json.load(sys.stdin); print(' '.join([d['value']] + [t['value'] for t in d.get('first_turns', [])]))"; }
@@ -91,6 +92,18 @@ for args in "$field --checkpoint bad.pbs --resume" "$field --checkpoint cut.pbs 
   e=$("$pb" solve $args --quiet 2>&1 >/dev/null); st=$?
   check "refused: $args" 2 $st
   check "one line: $args" 1 "$(printf '%s\n' "$e" | wc -l)"
+done
+# A checkpoint that could never be saved (its directory missing, or a
+# file where a directory should be): said before the search, one line,
+# status 5 (the output could not be written), nothing solved.  On a field
+# no solve finishes within the limit, so a late refusal would show a
+# stopped search's report first.
+for ck in no-such-dir/x.pbs s.pbs/x.pbs; do
+  out=$("$pb" solve --field 2,6,6 --checkpoint "$ck" --time-limit 3 2> err.txt); st=$?
+  check "unwritable $ck: status 5" 5 $st
+  check "unwritable $ck: one line" "1" "$(wc -l < err.txt)"
+  contains "unwritable $ck: named" "cannot write $ck" "$(cat err.txt)"
+  check "unwritable $ck: nothing searched" "" "$out"
 done
 contains "damaged named" "damaged" "$("$pb" solve $field --checkpoint bad.pbs --resume 2>&1)"
 contains "other position named" "another position" "$("$pb" solve $field --record c7-c6 --checkpoint s.pbs --resume 2>&1)"

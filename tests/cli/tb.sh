@@ -31,6 +31,10 @@ contains "probe text" "value        loss in 5 for Top" "$("$pb" tb probe b.pbt)"
 # A build stopped by its time limit (exit 3, checked between layers) keeps
 # its layers; the rerun goes on from them and writes the same file.
 rm -f tl.pbt*
+# An --out that could never be written: said before the build, one line, status 5.
+msg=$("$pb" tb build --field 2,2,4 --out no-such-dir/t.pbt 2>&1 > /dev/null); st=$?
+check "unwritable --out: status 5" 5 $st
+check "unwritable --out: one line" "paperball: cannot write no-such-dir/t.pbt: No such file or directory" "$msg"
 check "time limit (exit status 3)" 3 "$(status "$pb" tb build --field 2,2,4 --out tl.pbt --time-limit 0.000001 --quiet)"
 [ -e tl.pbt ] && fail "a stopped build wrote its file"
 ls tl.pbt.k* > /dev/null 2>&1 || fail "a stopped build kept no layer file"
