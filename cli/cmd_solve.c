@@ -564,6 +564,12 @@ static int check_options(const solve_args *a) {
         return pb_fail(PB_EXIT_USAGE, "--slack is an option of proof-number search (--algo pn, no --shortest)");
     if ((o->batch || o->match) && (o->checkpoint || o->resume))
         return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
+    /* Pictures are written after the search: a path that could never be
+     * written is said now, not after hours of work. */
+    const char *pics[] = {o->svg, o->html};
+    char err[512];
+    for (int i = 0; i < 2; i++)
+        if (pics[i] && pb_dir_writable(pics[i], err, sizeof err)) return pb_fail(PB_EXIT_WRITE, "%s", err);
     return PB_CLI_GO;
 }
 

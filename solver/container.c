@@ -109,11 +109,7 @@ int pb_container_replaceable(const char *path) {
     return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
 }
 
-int pb_container_writable(const char *path, char *err, size_t errlen) {
-    if (!pb_container_replaceable(path)) {
-        snprintf(err, errlen, "cannot write %s: not a regular file (it would be replaced, not written)", path);
-        return -1;
-    }
+int pb_dir_writable(const char *path, char *err, size_t errlen) {
     /* The directory: the part before the last '/', or "." (a path "/x" is in "/"). */
     const char *slash = strrchr(path, '/');
     size_t n = slash ? (size_t)(slash - path) : 1;
@@ -133,6 +129,14 @@ int pb_container_writable(const char *path, char *err, size_t errlen) {
     if (rc) snprintf(err, errlen, "cannot write %s: %s", path, strerror(rc));
     free(dir);
     return rc ? -1 : 0;
+}
+
+int pb_container_writable(const char *path, char *err, size_t errlen) {
+    if (!pb_container_replaceable(path)) {
+        snprintf(err, errlen, "cannot write %s: not a regular file (it would be replaced, not written)", path);
+        return -1;
+    }
+    return pb_dir_writable(path, err, errlen);
 }
 
 pb_cwriter *pb_container_create(const char *path, const pb_container_meta *m, char *err, size_t errlen) {

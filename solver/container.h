@@ -62,6 +62,10 @@ int pb_container_replaceable(const char *path);
  * a long run, so that a checkpoint that could never be saved is said at
  * the start, not after hours of work.  0, or -1 with a message in err. */
 int pb_container_writable(const char *path, char *err, size_t errlen);
+/* The directory part of that check alone, for a file written in place
+ * (a picture; it may be a device such as /dev/stdout): its directory
+ * exists and may be written.  0, or -1 with a message in err. */
+int pb_dir_writable(const char *path, char *err, size_t errlen);
 
 pb_cwriter *pb_container_create(const char *path, const pb_container_meta *m, char *err, size_t errlen);
 /* Appends a block (compress: zstd at level `compress`, 0 = raw).  0, or -1

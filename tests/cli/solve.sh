@@ -119,4 +119,14 @@ won=$(echo "$log" | grep -cE "Top wins|Bottom loses")
 if [ "$v" = win ]; then check "perfect play wins" 1 "$won"; fi
 if [ "$v" = loss ]; then check "perfect play loses" 0 "$won"; fi
 
+# A picture that could never be written (its directory missing): said
+# before the search, one line, status 5, nothing searched; on a field no
+# solve finishes within the limit, a late refusal would follow a report.
+for opt in --svg --html; do
+  out=$("$pb" solve --field 2,6,6 --time-limit 3 $opt no-such-dir/x 2> err.txt); st=$?
+  check "$opt unwritable: status 5" 5 $st
+  check "$opt unwritable: one line" "paperball: cannot write no-such-dir/x: No such file or directory" "$(cat err.txt)"
+  check "$opt unwritable: nothing searched" "" "$out"
+done
+
 finish
