@@ -58,7 +58,9 @@ fi
   echo "## What it reached"
   echo
   echo '```'
-  grep -v '^ ' "$log.out" | grep -v '^line' || true
+  # Everything but the wording under the line of play: the value, each
+  # first-turn class (--first-turns), the line, the search's figures.
+  grep -v '^         ' "$log.out" || true
   grep '^time:' "$log" || true
   echo '```'
   echo

@@ -1,7 +1,8 @@
 #!/bin/bash
 # long_solve.sh - scripts/long_solve.sh, in a copy of the scripts so that
 # the repository's results stay as they are: a finished run's page gives
-# alpha-beta's value (a second method); a checkpoint named in --extra is
+# alpha-beta's value and each first-turn class's (a second method), and
+# the line of play; a checkpoint named in --extra is
 # kept beside the page, byte for byte the file the run wrote, and a later
 # part resumed from a copy of it reads the value back without a node
 # searched; a run stopped by its time limit keeps its checkpoint too; a run
@@ -32,6 +33,21 @@ contains "finished: exit status on the page" "- exit status: 0 " "$(cat "$md")"
 contains "finished: alpha-beta's value on the page" "$want" "$(cat "$md")"
 contains "finished: the kept checkpoint named" \
   "- checkpoint kept: \`results/checkpoints/long_solve_book_2_4_6_one.ck\` ($(wc -c < one.ck) bytes" "$(cat "$md")"
+# Each first-turn class on the page with alpha-beta's value, and the line.
+"$pb" solve --rules book --field 2,4,6 --algo ab --first-turns --quiet --json | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["first_turns"]:
+    print(t["route"], t["value"])' > classes_ab.txt
+python3 - "$md" classes_ab.txt > classes_page.txt << 'EOF'
+import sys
+page = open(sys.argv[1]).read().splitlines()
+for want in open(sys.argv[2]):
+    route, value = want.split()
+    got = [l.split() for l in page if l.startswith("  " + route + " ")]
+    print(route, got[0][1] if got else "missing")
+EOF
+check "finished: each class with alpha-beta's value" "$(cat classes_ab.txt)" "$(cat classes_page.txt)"
+contains "finished: the line of play" "line         " "$(cat "$md")"
 if cmp -s one.ck "$kept"; then echo "ok   finished: the kept file is the run's"; else fail "finished: the kept file differs"; fi
 
 # A later part from a copy of the kept file: the value read back, 0 nodes.
