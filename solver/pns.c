@@ -213,6 +213,7 @@ typedef struct pns {
     volatile sig_atomic_t *stop;
     atomic_int *cancel; /* set by another thread: give up this question */
     FILE *progress;
+    char label[96]; /* what the question is for, in the progress lines ("" none) */
     int stopped;
     pb_proven *proven;          /* saved proofs (proven.h); NULL = none */
     pb_pns_team *team;          /* the main search of a team publishes its path there (NULL: none) */
@@ -667,14 +668,14 @@ static void poll(pns *s) {
     if (s->progress && now >= s->next_report) {
         s->next_report = now + 2.0;
         double el = now - s->t0;
-        fprintf(
-            s->progress,
-            "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, %.0f MiB, proof-number search: can %s %s? "
-            "root pn %llu dn %llu\n",
-            el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0, 100.0 * table_fill(s->tt),
-            (double)s->tt->nbuckets * (double)s->tt->bucket_words * 8.0 / (1024.0 * 1024.0),
-            s->A == PB_TOP ? "Top" : "Bottom", s->t ? "win" : "avoid losing", (unsigned long long)s->root_pn,
-            (unsigned long long)s->root_dn);
+        fprintf(s->progress,
+                "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, %.0f MiB, proof-number search%s%s: can "
+                "%s %s? "
+                "root pn %llu dn %llu\n",
+                el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0, 100.0 * table_fill(s->tt),
+                (double)s->tt->nbuckets * (double)s->tt->bucket_words * 8.0 / (1024.0 * 1024.0),
+                s->label[0] ? " on " : "", s->label, s->A == PB_TOP ? "Top" : "Bottom", s->t ? "win" : "avoid losing",
+                (unsigned long long)s->root_pn, (unsigned long long)s->root_dn);
         fflush(s->progress);
     }
 }
@@ -1399,6 +1400,9 @@ const pb_tactics *pb_pns_tactics(const pb_pns *x) { return &x->s.tac; }
 
 void pb_pns_set_cancel(pb_pns *x, atomic_int *cancel) { x->s.cancel = cancel; }
 void pb_pns_set_stop(pb_pns *x, volatile sig_atomic_t *stop) { x->s.stop = stop; }
+void pb_pns_set_label(pb_pns *x, const char *label) {
+    snprintf(x->s.label, sizeof x->s.label, "%s", label ? label : "");
+}
 
 /* The table may hold keys of both kinds: each decides its value (reach.h). */
 void pb_pns_set_reduce(pb_pns *x, int limit) {

@@ -101,6 +101,10 @@ void pb_pns_get_stats(const pb_pns *s, pb_pns_stats *st);
 void pb_pns_set_cancel(pb_pns *s, atomic_int *cancel);
 /* Replaces the stop flag of pb_pns_opts (NULL: none). */
 void pb_pns_set_stop(pb_pns *s, volatile sig_atomic_t *stop);
+/* What the questions from now on are for, named in the progress lines
+ * ("the value", a first turn's route, "the line"; NULL or "": nothing
+ * named).  Copied; only the report changes. */
+void pb_pns_set_label(pb_pns *s, const char *label);
 /* Reduced keys (reach.h) from now on: as pb_pns_opts.reduce_limit. */
 void pb_pns_set_reduce(pb_pns *s, int limit);
 /* Starts a new root for a search kept across unrelated positions (a

@@ -110,7 +110,8 @@ typedef struct shared {
     atomic_ullong nodes; /* flushed node counts of all threads */
     FILE *progress;
     double next_report;
-    const char *phase; /* what is being searched, for progress lines */
+    const char *phase;       /* what is being searched, for progress lines */
+    const char *class_label; /* proof-number search on one class: its route and the classes done */
     atomic_int classes_done;
     int nclasses;
 } shared;
@@ -800,6 +801,7 @@ static int prove(void *ctx, pb_position *q) {
         int v = parallel_value(pv->sh, pv->ws, pv->nthreads, q);
         return atomic_load(&pv->sh->halt) ? PB_UNKNOWN : v;
     }
+    pb_pns_set_label(pv->pn, pv->sh->class_label ? pv->sh->class_label : pv->sh->phase);
     int v = pb_pns_solve(pv->pn, q);
     if (v == PB_UNKNOWN) atomic_store(&pv->sh->halt, 1);
     return v;
@@ -871,6 +873,8 @@ static int pn_class(pb_pns *x, const pb_field *f, const pb_position *p, const pb
     if (pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err)) return PB_UNKNOWN;
     pb_pns_stats s0, s1;
     pb_pns_get_stats(x, &s0);
+    char label[96];
+    pb_pns_set_label(x, pb_route_format(f, t->nodes, t->len, t->kick, label, sizeof label));
     double t0 = omp_get_wtime();
     int v = pb_pns_solve(x, q);
     pb_pns_get_stats(x, &s1);
@@ -1062,12 +1066,15 @@ static void prove_class(prover *pv, const pb_field *f, const pb_position *p, pb_
     int rc = pb_route_play(f, q, t->nodes, t->len, t->kick, &info, err, sizeof err);
     assert(rc == 0);
     (void)rc;
-    char phase[4096];
+    char phase[4096], label[128];
     pb_route_format(f, t->nodes, t->len, t->kick, phase, sizeof phase);
     sh->phase = phase;
+    snprintf(label, sizeof label, "%.80s (classes %d/%d done)", phase, atomic_load(&sh->classes_done), sh->nclasses);
+    sh->class_label = label;
     uint64_t n0 = prover_nodes(pv);
     double t0 = omp_get_wtime();
     int v = team ? prove_team(pv, q) : prove(pv, q);
+    sh->class_label = NULL;
     sh->phase = "the first-turn classes";
     if (v != PB_UNKNOWN) t->value = q->to_move == p->to_move ? v : -v;
     t->nodes_searched += prover_nodes(pv) - n0;

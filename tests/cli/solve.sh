@@ -119,6 +119,16 @@ won=$(echo "$log" | grep -cE "Top wins|Bottom loses")
 if [ "$v" = win ]; then check "perfect play wins" 1 "$won"; fi
 if [ "$v" = loss ]; then check "perfect play loses" 0 "$won"; fi
 
+# Progress lines of proof-number search name what the question is for: a
+# first-turn class by its route and the classes done, on one thread; the
+# value, proven first, on two.  (Book (2;6;4)'s classes take over 2 s.)
+"$pb" solve --field 2,6,4 --first-turns --time-limit 5 > /dev/null 2> lab1.txt
+check "progress names a class" yes \
+  "$(grep -Eq 'proof-number search on d4-[a-e][0-9] \(classes [0-4]/5 done\): can (Top|Bottom) win\? root pn' lab1.txt && echo yes || echo no)"
+"$pb" solve --field 2,6,6 --threads 2 --time-limit 5 > /dev/null 2> lab2.txt
+check "progress names the value" yes \
+  "$(grep -q 'proof-number search on the value: can Top win? root pn' lab2.txt && echo yes || echo no)"
+
 # A picture that could never be written (its directory missing): said
 # before the search, one line, status 5, nothing searched; on a field no
 # solve finishes within the limit, a late refusal would follow a report.
