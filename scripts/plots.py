@@ -15,7 +15,9 @@ scripts/plots.sh) and results/long_solve_*.md and writes into results/img/:
                          games are counted, per rule set, by order of magnitude
   long-solve-FIELD.svg   from each results/long_solve_*.md (scripts/long_solve.sh):
                          the root's proof and disproof numbers and the pace of
-                         the search over the run, from its progress lines
+                         the search over the run, from its progress lines;
+                         where they name what each question is for, a mark
+                         where it changes (another first-turn class, the line)
 Usage: scripts/plots.py ROOT COMMIT   (ROOT: the repository)
 Every SVG says in its <desc> which table and commit it was drawn from."""
 import csv
@@ -357,6 +359,7 @@ def enumeration_map(rows):
 
 PROGRESS = re.compile(r"^solve: ([0-9.]+) s, (\d+) nodes, ([0-9.]+)M nodes/s, table ([0-9.]+)% full, .*"
                       r"root pn (\d+) dn (\d+)$")
+QUESTION = re.compile(r"proof-number search on (.*?)(?: \(classes \d+/\d+ done\))?: can ")
 
 
 def lin_axis(out, x0, y0, w, h, hi, step, label):
@@ -379,10 +382,14 @@ def long_solve(path):
     """The root's numbers and the search's pace over a long solve, from the
     progress lines its results page quotes (one about every 150 s)."""
     text = open(path).read()
-    pts = [tuple(float(g) for g in m.groups()) for m in
-           (PROGRESS.match(line) for line in text.splitlines()) if m]
+    matches = [m for m in (PROGRESS.match(line) for line in text.splitlines()) if m]
+    pts = [tuple(float(g) for g in m.groups()) for m in matches]
     if len(pts) < 2:
         return
+    # What each question was for (progress lines of proof-number search
+    # name it: "the value", a first turn's route, "the line"), where named.
+    labels = [QUESTION.search(m.group(0)) for m in matches]
+    labels = [q.group(1) if q else "" for q in labels]
     title = re.search(r"^# (.*)$", text, re.M).group(1)
     cmd = re.search(r"^- command: `([^`]*)`", text, re.M)
     commit = re.search(r"^- commit: (\S+)", text, re.M)
@@ -421,6 +428,17 @@ def long_solve(path):
               ("pace", 2, rmap, SERIES[2], "", "main search (mean so far)"),
               ("full", 3, lambda v: yb + h - v / 100 * h, "#888", ' stroke-dasharray="6 4"',
                "table full (top: 100%)")]
+    # Where the question changes (another first-turn class, the line), a
+    # thin line across the numbers' panel, named by what the new one is for:
+    # the root's numbers belong to one question at a time.
+    if len(set(labels)) > 1:
+        for k in range(len(pts)):
+            if labels[k] and (k == 0 or labels[k] != labels[k - 1]):
+                x = xmap(pts[k][0])
+                out.append(f'<path class="question" d="M{x:.1f} {ya}L{x:.1f} {ya + h}" stroke="#bbb" '
+                           f'stroke-width="1" stroke-dasharray="2 3"/>')
+                out.append(f'<text x="{x + 3:.1f}" y="{ya + 10}" font-size="9" fill="#666">'
+                           f'{escape(labels[k])}</text>')
     for n, (cls, i, m, col, dash, label) in enumerate(series):
         d = "M" + "L".join(f"{xmap(p[0]):.1f} {m(p[i]):.1f}" for p in pts)
         out.append(f'<path class="{cls}" d="{d}" fill="none" stroke="{col}" stroke-width="2"{dash}/>')

@@ -77,6 +77,28 @@ check "the proof number's path" 'M80.0 220.0L340.0 180.0L600.0 240.0' \
     "$(sed -n 's/.*class="pn" d="\([^"]*\)".*/\1/p' results/img/long-solve-book-2-2-4.svg)"
 contains "the run's command in the subtitle" "paperball solve --rules book --field 2,2,4 (commit abc123)" \
     "$(cat results/img/long-solve-book-2-2-4.svg)"
+check "one question throughout: no mark where it changes" 0 \
+    "$(grep -c 'class="question"' results/img/long-solve-book-2-2-4.svg)"
+# Progress lines that name what each question is for: a mark where it
+# changes (at t = 100 and 200 s: x = 80 + t/200 * 520), named, none where
+# it goes on; the classes-done count is not part of the name.
+cat > results/long_solve_book_2_2_6.md << 'EOF'
+# A long solve: book (2;2;6) from the start
+
+```
+solve: 0.0 s, 5 nodes, 0.50M nodes/s, table 10.0% full, 64 MiB, proof-number search on c4-d4 (classes 0/5 done): can Bottom win? root pn 10 dn 30
+solve: 50.0 s, 7 nodes, 0.50M nodes/s, table 10.0% full, 64 MiB, proof-number search on c4-d4 (classes 0/5 done): can Bottom win? root pn 12 dn 30
+solve: 100.0 s, 9 nodes, 0.40M nodes/s, table 50.0% full, 64 MiB, proof-number search on c4-c3 (classes 1/5 done): can Bottom win? root pn 20 dn 40
+solve: 200.0 s, 12 nodes, 0.30M nodes/s, table 90.0% full, 64 MiB, proof-number search on the line: can Top win? root pn 5 dn 0
+```
+EOF
+python3 "$plots" "$PWD" abc123 > out.txt 2> err.txt
+svg=$(cat results/img/long-solve-book-2-2-6.svg)
+check "a mark at each change of question, and at the start" 3 "$(grep -o 'class="question"' <<< "$svg" | wc -l)"
+contains "the mark of the second class, named" '<path class="question" d="M340.0 60L340.0 260"' "$svg"
+contains "... by its route" '>c4-c3</text>' "$svg"
+contains "... and the line's" '>the line</text>' "$svg"
+rm results/long_solve_book_2_2_6.md results/img/long-solve-book-2-2-6.svg
 # A long solve that finished: the field the table left open, book (2;2;4),
 # is drawn in its value's colour with a dot, in the solved map (it proved
 # every first turn) and the value map; one of another variant (hockey, the
