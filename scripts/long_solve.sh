@@ -36,8 +36,17 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 # shellcheck disable=SC2086 # $extra holds several options
 cmd=(solve --rules "$rules" --field "$field" --time-limit "$seconds" --memory "$memory" --threads "$threads" $extra)
 status=0
+# Ctrl-C, or SIGTERM to the process group (Slurm, `kill -- -PGID`), stops
+# the solve as its time limit would: it prints what it reached, saves its
+# checkpoint and exits 3, and the page is written.  So this script and
+# /usr/bin/time ignore the two signals while the solve runs (the solver,
+# which inherits the ignoring, sets its own handlers); killed itself, time
+# would report a status of its own and the page would be written while
+# the solver was still saving.
+trap '' INT TERM
 /usr/bin/time -f 'time: %e s wall, %U s user, %S s system, %M KiB peak' "$pb" "${cmd[@]}" > "$log.out" 2> "$log" ||
   status=$?
+trap - INT TERM
 # The checkpoint kept beside the page, whole or not at all.
 if [ -n "$checkpoint" ] && [ -f "$checkpoint" ]; then
   mkdir -p "$root/results/checkpoints"
@@ -49,7 +58,8 @@ fi
   pb_head "A long solve: $rules (${field//,/;}) from the start${part:+, part $part}" "scripts/long_solve.sh --rules $rules --field $field --seconds $seconds --memory $memory --threads $threads${extra:+ --extra \"$extra\"}${part:+ --part $part}"
   echo "- command: \`paperball ${cmd[*]}\`"
   pb_timed_run "$t0" "$load0"
-  echo "- exit status: $status (0: solved; 3: stopped by the time limit)"
+  echo "- exit status: $status (0: solved; 3: stopped by the time limit, Ctrl-C or SIGTERM, what was proven"
+  echo "  saved; above 128: the run was killed by signal status - 128, e.g. 143 by SIGTERM)"
   if [ -n "$kept" ]; then
     echo "- checkpoint kept: \`$kept\` ($(wc -c < "$root/$kept") bytes; to go on from it, copy it out and"
     echo "  pass \`--checkpoint COPY --resume\`)"

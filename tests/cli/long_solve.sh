@@ -5,7 +5,9 @@
 # the line of play; a checkpoint named in --extra is
 # kept beside the page, byte for byte the file the run wrote, and a later
 # part resumed from a copy of it reads the value back without a node
-# searched; a run stopped by its time limit keeps its checkpoint too; a run
+# searched; a run stopped by its time limit, or by SIGTERM to its process
+# group, keeps its checkpoint too (the page written after the solver
+# saved); a run
 # without one keeps nothing, and its page is whole even with no progress
 # line to show; bad options stop with one line and status 2.
 # Usage: bash long_solve.sh /path/to/paperball   (run in a scratch directory)
@@ -68,6 +70,26 @@ if cmp -s cut.ck repo/results/checkpoints/long_solve_book_2_6_6_cut.ck; then
   echo "ok   stopped: the kept file is the run's"
 else
   fail "stopped: the kept file differs or is missing"
+fi
+
+# SIGTERM to the whole process group (what Slurm and `kill -- -PGID` send),
+# half-way: the solver stops as at its time limit (status 3, what it
+# reached printed, its checkpoint saved) and the page is written after it,
+# with time's line and the file the solver saved last.
+setsid bash repo/scripts/long_solve.sh --build "$(dirname "$pb")" --memory 64M --field 2,6,6 --seconds 60 \
+  --part term --extra "--checkpoint term.ck" 2> term.err &
+leader=$!
+sleep 3
+kill -TERM -- -"$leader"
+wait "$leader"
+check "SIGTERM to the group: the script's status" 0 $?
+md4=repo/results/long_solve_book_2_6_6_term.md
+contains "SIGTERM to the group: the solver's status 3" "- exit status: 3 " "$(cat "$md4" 2>/dev/null)"
+contains "SIGTERM to the group: time's line" "time: " "$(cat "$md4" 2>/dev/null)"
+if cmp -s term.ck repo/results/checkpoints/long_solve_book_2_6_6_term.ck; then
+  echo "ok   SIGTERM to the group: the kept file is the one saved last"
+else
+  fail "SIGTERM to the group: the kept file differs or is missing"
 fi
 
 # Without a checkpoint: no line, no file.
