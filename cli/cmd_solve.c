@@ -67,13 +67,6 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
     return PB_CLI_GO;
 }
 
-/* The direction of the legal segment from node a to node b, or -1. */
-static int step_dir(const pb_field *f, int a, int b) {
-    for (int d = 0; d < 8; d++)
-        if (f->seg[a][d] >= 0 && pb_step_to(f, a, d) == b) return d;
-    return -1;
-}
-
 /* The value v (PB_UNKNOWN: not proven) of the root and the classes r
  * proved (may be NULL) go into the store, which is saved a last time.
  * Returns PB_EXIT_OK or PB_EXIT_WRITE (after the message). */
@@ -107,9 +100,9 @@ static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root,
             if (pb_turns_are_steps(f)) {
                 pb_position w = *q;
                 for (int k = 1; k < t->len; k++) {
-                    int d = step_dir(f, w.ball, t->nodes[k]), loser;
+                    int d = pb_dir_between(f, w.ball, t->nodes[k]), loser;
                     pb_undo u;
-                    if (d < 0 || pb_step(f, &w, d, &u, &loser) != PB_STEP_BOUNCE) break;
+                    if (d < 0 || f->seg[w.ball][d] < 0 || pb_step(f, &w, d, &u, &loser) != PB_STEP_BOUNCE) break;
                     int wv = w.to_move == root->to_move ? v : -v;
                     pb_proven_note(&c->store, &w, wv, wv, 8, PB_PROVEN_PINNED);
                 }

@@ -374,12 +374,7 @@ const char *pb_cli_route_outcome(const pb_route *r, char *buf, size_t len) {
     switch (r->end) {
         case PB_END_NONE: snprintf(buf, len, "stop"); break;
         case PB_END_GOAL:
-            snprintf(buf, len, "%s: %s wins", r->loser == r->mover ? "own goal" : "goal", pb_player_name(r->loser ^ 1));
-            break;
-        case PB_END_DEAD_END:
-            if (r->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
-            else snprintf(buf, len, "dead end: %s loses", pb_player_name(r->loser));
-            break;
+        case PB_END_DEAD_END: pb_end_words(r->end, r->mover, r->loser, buf, len); break;
         case PB_END_NO_KICK: snprintf(buf, len, "no free kick: draw"); break;
     }
     return buf;

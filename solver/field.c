@@ -121,10 +121,15 @@ static uint64_t splitmix64(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-int pb_seg_between(const pb_field *f, int a, int b) {
+int pb_dir_between(const pb_field *f, int a, int b) {
     for (int d = 0; d < 8; d++)
-        if (pb_step_to(f, a, d) == b) return f->seg[a][d];
+        if (pb_step_to(f, a, d) == b) return d;
     return -1;
+}
+
+int pb_seg_between(const pb_field *f, int a, int b) {
+    int d = pb_dir_between(f, a, b);
+    return d < 0 ? -1 : f->seg[a][d];
 }
 
 /* The lattice: its size, the goals, the lines, the centre. */

@@ -111,6 +111,9 @@ static inline int pb_seg_at(const pb_field *f, int i, int d) { return f->seg[i][
 static inline int pb_goal_owner(const pb_field *f, int i) {
     return (f->flags[i] & PB_GOAL_BOTTOM) ? PB_BOTTOM : (f->flags[i] & PB_GOAL_TOP) ? PB_TOP : PB_NOBODY;
 }
+/* The direction of the step from lattice node a to b, or -1 when they
+ * are not neighbours. */
+int pb_dir_between(const pb_field *f, int a, int b);
 /* The segment joining lattice nodes a and b, or -1. */
 int pb_seg_between(const pb_field *f, int a, int b);
 

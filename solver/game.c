@@ -74,16 +74,17 @@ const char *pb_game_result(const pb_game *g, char *buf, size_t len) {
     if (g->match) return pb_match_game_result(g, buf, len);
     switch (g->end) {
         case PB_END_NONE: snprintf(buf, len, "game goes on, %s to move", pb_player_name(g->pos.to_move)); break;
-        case PB_END_GOAL: {
-            int mover = g->turns[g->nturns - 1].mover;
-            snprintf(buf, len, "%s: %s wins", mover == g->loser ? "own goal" : "goal", pb_player_name(g->loser ^ 1));
-            break;
-        }
-        case PB_END_DEAD_END:
-            if (g->loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
-            else snprintf(buf, len, "dead end: %s loses", pb_player_name(g->loser));
-            break;
+        case PB_END_GOAL:
+        case PB_END_DEAD_END: pb_end_words(g->end, g->turns[g->nturns - 1].mover, g->loser, buf, len); break;
         case PB_END_NO_KICK: snprintf(buf, len, "no free kick possible: draw"); break;
     }
+    return buf;
+}
+
+const char *pb_end_words(pb_end end, int mover, int loser, char *buf, size_t len) {
+    if (end == PB_END_GOAL)
+        snprintf(buf, len, "%s: %s wins", mover == loser ? "own goal" : "goal", pb_player_name(loser ^ 1));
+    else if (loser == PB_NOBODY) snprintf(buf, len, "dead end: draw");
+    else snprintf(buf, len, "dead end: %s loses", pb_player_name(loser));
     return buf;
 }

@@ -39,6 +39,11 @@ int pb_game_play(pb_game *g, const int16_t *nodes, int len, int kick, char *err,
 void pb_game_undo(pb_game *g);
 /* Names the result: "game goes on", "goal: Top wins", "dead end: Bottom loses", ... */
 const char *pb_game_result(const pb_game *g, char *buf, size_t len);
+/* Names a turn that ends the game by a goal or a dead end, as the result
+ * and the listings of turns word it: "goal: Top wins", "own goal: Bottom
+ * wins", "dead end: draw", "dead end: Bottom loses" (mover: who played the
+ * turn; loser: PB_NOBODY for a draw).  Returns buf. */
+const char *pb_end_words(pb_end end, int mover, int loser, char *buf, size_t len);
 const char *pb_player_name(int player);
 
 /* Records (solver/notation.c): parse a game record as the book writes it

@@ -669,9 +669,8 @@ static void poll(pns *s) {
         s->next_report = now + 2.0;
         double el = now - s->t0;
         fprintf(s->progress,
-                "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, %.0f MiB, proof-number search%s%s: can "
-                "%s %s? "
-                "root pn %llu dn %llu\n",
+                "solve: %.1f s, %llu nodes, %.2fM nodes/s, table %.1f%% full, %.0f MiB, "
+                "proof-number search%s%s: can %s %s? root pn %llu dn %llu\n",
                 el, (unsigned long long)s->nodes, el > 0 ? (double)s->nodes / el / 1e6 : 0.0, 100.0 * table_fill(s->tt),
                 (double)s->tt->nbuckets * (double)s->tt->bucket_words * 8.0 / (1024.0 * 1024.0),
                 s->label[0] ? " on " : "", s->label, s->A == PB_TOP ? "Top" : "Bottom", s->t ? "win" : "avoid losing",
