@@ -87,13 +87,13 @@ solve_at() {
     return 0
   fi
   rm -f "$state/$k".*
-  echo "$me: after $k turn(s): solving (at most $seconds s)" >&2
+  echo "$me: after $k turn(s): solving (at most $seconds s; its progress in ${state#"$root"/}/$k.err)" >&2
   # time ignores the two signals (the solver sets its own handlers), so
   # that a stop by signal ends the solve as its time limit would.
   (
     trap '' INT TERM
     exec /usr/bin/time -f '%e %M' -o "$state/$k.time.new" "$pb" solve --rules "$rules" --field "$field" $extra \
-      --record "$rec" --time-limit "$seconds" --memory "$memory" --threads "$threads" --json --quiet \
+      --record "$rec" --time-limit "$seconds" --memory "$memory" --threads "$threads" --json \
       --svg "$state/$k.svg" > "$state/$k.json.new" 2> "$state/$k.err"
   ) || st=$?
   if [ "$stopped" -ne 0 ]; then

@@ -18,6 +18,10 @@ scripts/plots.sh) and results/long_solve_*.md and writes into results/img/:
                          the search over the run, from its progress lines;
                          where they name what each question is for, a mark
                          where it changes (another first-turn class, the line)
+  along-game-nodes-NAME.svg
+                         from each results/along_game_*.md (scripts/along_game.sh):
+                         the nodes each position of the game took, against the
+                         turns played, coloured by its value
 Usage: scripts/plots.py ROOT COMMIT   (ROOT: the repository)
 Every SVG says in its <desc> which table and commit it was drawn from."""
 import csv
@@ -447,6 +451,50 @@ def long_solve(path):
     write(name, out, source)
 
 
+def along_game(path):
+    """The cost of solving one game's positions from its end back
+    (scripts/along_game.sh): the nodes each position's solve searched
+    against the turns played, log scale, coloured by the value for the
+    player to move; a position not solved within the time limit is a
+    hollow mark at the nodes it had searched when stopped."""
+    text = open(path).read()
+    rows = []
+    for line in text.splitlines():
+        c = [x.strip() for x in line.split("|")]
+        if len(c) > 8 and c[1].isdigit():
+            value = c[3].strip("*")
+            rows.append((int(c[1]), max(int(c[6].replace(",", "")), 1), value if value in VALUE_COLOUR else None))
+    if not rows:
+        return
+    title = re.search(r"^# (.*)$", text, re.M).group(1)
+    base = os.path.basename(path)[len("along_game_"):-len(".md")]
+    name = "along-game-nodes-" + slug(base) + ".svg"
+    source = "results/" + os.path.basename(path)
+    kmax = max(k for k, _, _ in rows)
+    hi = max(1, math.ceil(math.log10(max(n for _, n, _ in rows))))
+    x0, y0, w, h = 80, 50, 460, 300
+    out = svg_open(x0 + w + 250, y0 + h + 60, title, source)
+    ymap = log_axis(out, x0, y0, w, h, 0, hi, "nodes searched (log scale)")
+    xmap = lambda k: x0 + (k + 0.5) / (kmax + 1) * w
+    for k in range(0, kmax + 1, 1 if kmax <= 30 else 5):
+        out.append(f'<text x="{xmap(k):.1f}" y="{y0 + h + 16}" text-anchor="middle" font-size="11">{k}</text>')
+    out.append(f'<text x="{x0 + w / 2}" y="{y0 + h + 36}" text-anchor="middle" font-size="12">'
+               f'turns played before the position</text>')
+    for k, nodes, value in rows:
+        col = VALUE_COLOUR.get(value, "#444")
+        fill = col if value else "#fff"
+        out.append(f'<circle cx="{xmap(k):.1f}" cy="{ymap(nodes):.1f}" r="4.5" fill="{fill}" stroke="{col}" '
+                   f'stroke-width="1.5"><title>after {k} turns: {value or "not solved"}, {nodes:,} nodes</title></circle>')
+    lx = x0 + w + 14
+    for n, (label, col, fill) in enumerate([("a win for the player to move", VALUE_COLOUR["win"], None),
+                                             ("a loss for the player to move", VALUE_COLOUR["loss"], None),
+                                             ("a draw", VALUE_COLOUR["draw"], None),
+                                             ("not solved (time limit)", "#444", "#fff")]):
+        ly = y0 + 14 + n * 18
+        legend_key(out, lx, ly, dot_mark(lx, ly, col, fill or col), label)
+    write(name, out, source)
+
+
 def main():
     os.makedirs(IMG, exist_ok=True)
     longs = long_solved(os.path.join(ROOT, "results"))
@@ -472,6 +520,8 @@ def main():
     for name in sorted(os.listdir(results)):
         if name.startswith("long_solve_") and name.endswith(".md"):
             long_solve(os.path.join(results, name))
+        if name.startswith("along_game_") and name.endswith(".md"):
+            along_game(os.path.join(results, name))
 
 
 main()

@@ -138,4 +138,24 @@ check "the value map of hockey with lost dead ends: a win" 1 \
     "$(grep -c '(2;2;4) win: solved by a longer run' results/img/value-map-hockey-s-1-dead-end-loses.svg)"
 contains "hockey with drawn dead ends: still open" '<title>(2;2;4) stopped unknown' \
     "$(cat results/img/solved-map-hockey-s-1-dead-end-draws.svg)"
+# A walk along a game (scripts/along_game.sh): a mark per position at its
+# nodes, log scale, coloured by value, hollow when not solved.  By hand:
+# the axis tops at 10^5 (the most nodes, 100,000), so y = 350 - log10(n) * 60
+# (1,000 at 170, 100,000 at 50, 10 at 290); three positions, x = 80 + (k +
+# 0.5) / 3 * 460 (k = 2, 1, 0 at 463.3, 310.0, 156.7).
+cat > results/along_game_book_2_2_4.md << 'EOF'
+# Along a game: book (2;2;4) solved from the end back
+
+| turns | to move | value | best | proof / disproof number | nodes | wall s | peak MiB |
+|---|---|---|---|---|---|---|---|
+| 2 | top | **win** | b3-b2 | - | 1,000 | 0.1 | 8 |
+| 1 | bottom | not solved | - | 3 / 4 | 100,000 | 1.0 | 8 |
+| 0 | top | **loss** | b3-b4 | - | 10 | 0.0 | 8 |
+EOF
+python3 "$plots" "$PWD" abc123 > out.txt 2> err.txt
+check "plots.py with a walk along a game: status" 0 $?
+svg=$(cat results/img/along-game-nodes-book-2-2-4.svg)
+contains "the win after 2 turns" '<circle cx="463.3" cy="170.0" r="4.5" fill="#3b9a4a"' "$svg"
+contains "the position not solved, hollow" '<circle cx="310.0" cy="50.0" r="4.5" fill="#fff"' "$svg"
+contains "the loss at the start" '<circle cx="156.7" cy="290.0" r="4.5" fill="#d62728"' "$svg"
 finish
