@@ -50,6 +50,8 @@ maps=$(sed -n 's|^wrote results/img/\(solved-map-.*\)\.svg$|\1|p' <<<"$drawn")
 vmaps=$(sed -n 's|^wrote results/img/\(value-map-.*\)\.svg$|\1|p' <<<"$drawn")
 # "IMAGE SOURCE" of each long solve drawn (plots.py names the picture)
 longs=$(sed -n 's|^wrote results/img/\(long-solve-.*\.svg\) from results/\(.*\)$|\1 \2|p' <<<"$drawn")
+# the same for each walk along a game (scripts/along_game.sh)
+walks=$(sed -n 's|^wrote results/img/\(along-game-nodes-.*\.svg\) from results/\(.*\)$|\1 \2|p' <<<"$drawn")
 t1=$(date +%s)
 page=$root/results/plots.md
 {
@@ -135,6 +137,20 @@ page=$root/results/plots.md
     echo
     echo "![$name](img/$img)"
   done <<<"$longs"
+  while read -r img src; do
+    [ -n "$img" ] || continue
+    f=$root/results/$src
+    name=$(basename "$f" .md)
+    echo
+    echo "## $(sed -n '1s/^# //p' "$f") (\`$name.md\`)"
+    echo
+    echo "The nodes each position of the game took to solve, against the turns played"
+    echo "before it, on a log scale: filled in the colour of its value for the player to"
+    echo "move, open where the time limit stopped it (at the nodes it had searched), from"
+    echo "the table of \`results/$name.md\` (\`scripts/along_game.sh\`)."
+    echo
+    echo "![$name](img/$img)"
+  done <<<"$walks"
 } >"$page.tmp"
 mv "$page.tmp" "$page"
 echo "wrote results/plots.md" >&2
