@@ -476,7 +476,7 @@ def along_game(path):
     out = svg_open(x0 + w + 250, y0 + h + 60, title, source)
     ymap = log_axis(out, x0, y0, w, h, 0, hi, "nodes searched (log scale)")
     xmap = lambda k: x0 + (k + 0.5) / (kmax + 1) * w
-    for k in range(0, kmax + 1, 1 if kmax <= 30 else 5):
+    for k in range(0, kmax + 1, 1 if kmax <= 20 else 2 if kmax <= 40 else 5):
         out.append(f'<text x="{xmap(k):.1f}" y="{y0 + h + 16}" text-anchor="middle" font-size="11">{k}</text>')
     out.append(f'<text x="{x0 + w / 2}" y="{y0 + h + 36}" text-anchor="middle" font-size="12">'
                f'turns played before the position</text>')
