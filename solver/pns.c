@@ -1431,14 +1431,16 @@ int pb_pns_known(pb_pns *x, const pb_position *p) {
     pb_image_state *st = malloc(sizeof *st);
     if (!st) return PB_UNKNOWN;
     pb_images_reset(&s->im, st, p);
+    /* The key's segment words are st's (or s->rseg, reduced): st is freed
+     * only after the table has been searched with them. */
     pb_image_key k = table_key(s, p, pb_images_key(&s->im, st, p));
-    free(st);
     table *t = s->tt;
     uint64_t *b = table_bucket(t, k.hash), m = 0;
     bucket_lock(t, b);
     int w = table_find(t, b, k.seg, key_bits(k.bt, k.hash));
     if (w >= 0) m = b[w];
     bucket_unlock(t, b);
+    free(st);
     int lo = PB_LOSS, hi = PB_WIN;
     if (w >= 0) lo = meta_lo(m), hi = meta_hi(m);
     /* The saved proofs too (proven bounds, as the table's): a resumed run

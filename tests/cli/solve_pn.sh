@@ -77,4 +77,22 @@ st=$?
 [ $st -eq 3 ] || [ $st -eq 0 ] || fail "--first-turns, 2 threads, --time-limit 3: status $st"
 check "--first-turns, 2 threads: stops by its time limit" True \
     "$(field "d['seconds'] < 3.5" < tl.json)"
+
+# Freed memory filled with a byte pattern (glibc's MALLOC_PERTURB_): a
+# one-thread solve searches the same nodes and plays the same line.  A read
+# of freed memory changes them: the line's table lookups once used a key
+# whose words were freed first (book (2;6;4): 10.5M nodes instead of 3.04M,
+# another line).
+same_run() { # OPTIONS...: nodes, value, classes and line, freed memory untouched or filled
+  local a b
+  a=$("$pb" solve "$@" --quiet --json | field "d['nodes'], d['value'], d['pv'], [(t['route'], t['value']) for t in d.get('first_turns', [])]")
+  b=$(MALLOC_PERTURB_=165 "$pb" solve "$@" --quiet --json | field "d['nodes'], d['value'], d['pv'], [(t['route'], t['value']) for t in d.get('first_turns', [])]")
+  check "solve $*: the same with freed memory filled" "$a" "$b"
+}
+same_run --field 2,4,4
+same_run --field 2,4,6
+same_run --field 2,4,6 --first-turns
+same_run --rules hockey --field 2,4,6 --setback 0
+same_run --rules triple --field 2,4,6
+same_run --field 2,4,6 --algo ab
 finish
