@@ -119,8 +119,10 @@ static double sample_step(const pb_field *f, const pb_tb_keyfmt *k, pb_turnwalk 
         free(a.keys), free(b.keys);
         return e;
     }
-    memcpy(cur->keys, a.keys, a.n * kw * 8);
-    memcpy(cur->keys + a.n * kw, b.keys, b.n * kw * 8);
+    /* A half stopped before its first key has no array (NULL): memcpy
+     * may not be given one, even for no bytes. */
+    if (a.n) memcpy(cur->keys, a.keys, a.n * kw * 8);
+    if (b.n) memcpy(cur->keys + a.n * kw, b.keys, b.n * kw * 8);
     cur->n = pb_tb_sort_unique(cur->keys, a.n + b.n, k->kw);
     free(a.keys), free(b.keys);
     return e;

@@ -14,6 +14,9 @@
 set -u
 . "$(dirname "$0")/lib/check.sh"
 copy_scripts
+# Checkpoints of an earlier run in this scratch directory would be refused
+# (a file that exists needs --resume): start without them.
+rm -f -- *.ck
 before=$(results_sum long_solve_book_2_6_6.md)
 run() { # NAME OPTIONS...: the script, its messages into NAME.err; prints its status
   local name=$1
