@@ -53,6 +53,36 @@ longs=$(sed -n 's|^wrote results/img/\(long-solve-.*\.svg\) from results/\(.*\)$
 # the same for each walk along a game (scripts/along_game.sh)
 walks=$(sed -n 's|^wrote results/img/\(along-game-nodes-.*\.svg\) from results/\(.*\)$|\1 \2|p' <<<"$drawn")
 t1=$(date +%s)
+# sections KIND, reading "IMAGE SOURCE" lines: a section for each picture,
+# headed by the title of the page it was drawn from, its caption by
+# caption_KIND PAGE-NAME.
+sections() {
+  local img src f name
+  while read -r img src; do
+    [ -n "$img" ] || continue
+    f=$root/results/$src
+    name=$(basename "$f" .md)
+    echo
+    echo "## $(sed -n '1s/^# //p' "$f") (\`$name.md\`)"
+    echo
+    "caption_$1" "$name"
+    echo
+    echo "![$name](img/$img)"
+  done
+}
+caption_long() {
+  echo "The proof and disproof numbers at the root over the run (a win is proven when"
+  echo "the first reaches 0, a loss when the second does), the main search's mean pace"
+  echo "since the start and how full the table is, from the progress lines that"
+  echo "\`results/$1.md\` (\`scripts/long_solve.sh\`) quotes; its command and"
+  echo "commit are in the picture's subtitle."
+}
+caption_walk() {
+  echo "The nodes each position of the game took to solve, against the turns played"
+  echo "before it, on a log scale: filled in the colour of its value for the player to"
+  echo "move, open where the time limit stopped it (at the nodes it had searched), from"
+  echo "the table of \`results/$1.md\` (\`scripts/along_game.sh\`)."
+}
 page=$root/results/plots.md
 {
   echo "# Plots of the results"
@@ -122,35 +152,8 @@ page=$root/results/plots.md
   echo "time limit."
   echo
   echo "![solve time against field area](img/solve-time.svg)"
-  while read -r img src; do
-    [ -n "$img" ] || continue
-    f=$root/results/$src
-    name=$(basename "$f" .md)
-    echo
-    echo "## $(sed -n '1s/^# //p' "$f") (\`$name.md\`)"
-    echo
-    echo "The proof and disproof numbers at the root over the run (a win is proven when"
-    echo "the first reaches 0, a loss when the second does), the main search's mean pace"
-    echo "since the start and how full the table is, from the progress lines that"
-    echo "\`results/$name.md\` (\`scripts/long_solve.sh\`) quotes; its command and"
-    echo "commit are in the picture's subtitle."
-    echo
-    echo "![$name](img/$img)"
-  done <<<"$longs"
-  while read -r img src; do
-    [ -n "$img" ] || continue
-    f=$root/results/$src
-    name=$(basename "$f" .md)
-    echo
-    echo "## $(sed -n '1s/^# //p' "$f") (\`$name.md\`)"
-    echo
-    echo "The nodes each position of the game took to solve, against the turns played"
-    echo "before it, on a log scale: filled in the colour of its value for the player to"
-    echo "move, open where the time limit stopped it (at the nodes it had searched), from"
-    echo "the table of \`results/$name.md\` (\`scripts/along_game.sh\`)."
-    echo
-    echo "![$name](img/$img)"
-  done <<<"$walks"
+  sections long <<<"$longs"
+  sections walk <<<"$walks"
 } >"$page.tmp"
 mv "$page.tmp" "$page"
 echo "wrote results/plots.md" >&2
