@@ -17,23 +17,50 @@
 #include "stop.h"
 #include "cluster.h"
 
+/* The most --proofs files one solve reads. */
+#define MAX_PROOFS 16
+
 /* --checkpoint FILE: the saved proofs of this run (solver/proven.h),
  * loaded with --resume, saved every --save-every seconds by a thread of
- * their own and once more at the end, however the run ends. */
+ * their own and once more at the end, however the run ends.  --proofs
+ * FILE (any number up to MAX_PROOFS): the proofs of other solves of these
+ * rules and field, whatever their root, read into the same store (with or
+ * without a checkpoint of its own; the argument in solver/proven.h). */
 typedef struct solve_ckpt {
     const char *path; /* NULL: no checkpoint */
+    int have;         /* the store is open (a checkpoint, or --proofs) */
     pb_proven store;
     pb_proven_saver *saver;
     char note[64]; /* the header's words about this run */
     int quiet;
 } solve_ckpt;
 
-/* Opens the checkpoint of the run: PB_CLI_GO, or the status to exit with. */
+/* The --proofs files, read into a store: 0, or -1 with the message
+ * (bad input).  say: print what each gave. */
+static int read_proofs(pb_proven *store, const char *const *proofs, int nproofs, int say, char *err, size_t errlen) {
+    for (int i = 0; i < nproofs; i++) {
+        size_t n = 0;
+        if (pb_proven_import(store, proofs[i], &n, err, errlen)) return -1;
+        if (say) fprintf(stderr, "solve: read %zu proven positions from %s\n", n, proofs[i]);
+    }
+    return 0;
+}
+
+/* Opens the checkpoint of the run and reads the --proofs files: PB_CLI_GO,
+ * or the status to exit with. */
 static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const pb_game *g, const char *algo,
-                     double every) {
+                     double every, const char *const *proofs, int nproofs) {
     memset(c, 0, sizeof *c);
+    char err[512];
     if (!o->checkpoint) {
         if (o->resume) return pb_fail(PB_EXIT_USAGE, "--resume needs --checkpoint FILE");
+        if (!nproofs) return PB_CLI_GO;
+        pb_proven_init(&c->store, f, &g->pos, 0, 0);
+        if (read_proofs(&c->store, proofs, nproofs, !o->quiet, err, sizeof err)) {
+            pb_proven_free(&c->store);
+            return pb_fail(PB_EXIT_USAGE, "%s", err);
+        }
+        c->have = 1;
         return PB_CLI_GO;
     }
     FILE *probe = o->resume ? NULL : fopen(o->checkpoint, "rb");
@@ -42,14 +69,12 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
         return pb_fail(PB_EXIT_USAGE, "%s exists: add --resume to go on from it, or remove it", o->checkpoint);
     }
     /* A path that can never be saved is said now, not after the search. */
-    char werr[512];
-    if (pb_container_writable(o->checkpoint, werr, sizeof werr)) return pb_fail(PB_EXIT_WRITE, "%s", werr);
+    if (pb_container_writable(o->checkpoint, err, sizeof err)) return pb_fail(PB_EXIT_WRITE, "%s", err);
     c->path = o->checkpoint;
     c->quiet = o->quiet;
     snprintf(c->note, sizeof c->note, "algo=%s turns=%d", algo, g->nturns);
     pb_proven_init(&c->store, f, &g->pos, 0, 0);
     if (o->resume) {
-        char err[512];
         if (pb_proven_load(&c->store, c->path, err, sizeof err)) {
             pb_proven_free(&c->store);
             c->path = NULL;
@@ -58,12 +83,18 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
         if (!o->quiet)
             fprintf(stderr, "solve: resumed from %s: %zu proven positions\n", c->path, pb_proven_published(&c->store));
     }
+    if (read_proofs(&c->store, proofs, nproofs, !o->quiet, err, sizeof err)) {
+        pb_proven_free(&c->store);
+        c->path = NULL;
+        return pb_fail(PB_EXIT_USAGE, "%s", err);
+    }
     c->saver = pb_proven_saver_start(&c->store, c->path, c->note, every, o->quiet ? NULL : stderr);
     if (!c->saver) {
         pb_proven_free(&c->store);
         c->path = NULL;
         return pb_fail(PB_EXIT_FAIL, "cannot start the thread that saves %s", o->checkpoint);
     }
+    c->have = 1;
     return PB_CLI_GO;
 }
 
@@ -71,7 +102,8 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
  * proved (may be NULL) go into the store, which is saved a last time.
  * Returns PB_EXIT_OK or PB_EXIT_WRITE (after the message). */
 static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root, int v, const pb_solve_result *r) {
-    if (!c->path) return PB_EXIT_OK;
+    if (c->have && !c->path) pb_proven_free(&c->store); /* --proofs alone: nothing to save */
+    if (!c->path) return c->have = 0, PB_EXIT_OK;
     char err[512];
     if (pb_proven_saver_stop(c->saver, err, sizeof err) && !c->quiet)
         fprintf(stderr, "solve: a save at an interval failed: %s\n", err);
@@ -120,7 +152,7 @@ static int ckpt_close(solve_ckpt *c, const pb_field *f, const pb_position *root,
     else if (!c->quiet)
         fprintf(stderr, "solve: checkpoint saved: %zu proven positions in %s\n", pb_proven_size(&c->store), c->path);
     pb_proven_free(&c->store);
-    c->path = NULL;
+    c->path = NULL, c->have = 0;
     return rc;
 }
 
@@ -427,7 +459,18 @@ typedef struct solve_args {
     const char *reduced_keys; /* --reduced-keys as given */
     const char *slack;        /* --slack as given */
     int pn_epsilon;           /* --slack parsed, in 1/1024: 0 default, -1 none */
+    const char *proofs[MAX_PROOFS]; /* --proofs FILE, in order */
+    int nproofs;
 } solve_args;
+
+/* --proofs FILE, once more. */
+static int parse_proofs(void *target, const char *name, const char *val) {
+    solve_args *a = target;
+    if (a->nproofs == MAX_PROOFS)
+        return pb_fail(PB_EXIT_USAGE, "--%s: at most %d files", name, MAX_PROOFS), -1;
+    a->proofs[a->nproofs++] = val;
+    return 0;
+}
 
 static int parse_options(solve_args *a, int argc, char **argv) {
     const pb_option options[] = {
@@ -454,6 +497,14 @@ static int parse_options(solve_args *a, int argc, char **argv) {
         PB_OPT_RESUME(a->o, "go on from the checkpoint FILE: its proofs are consulted first;\n"
                             "the answer is the same, found faster"),
         PB_OPT_SECONDS("save-every", &a->save_every, "seconds between saves of the checkpoint (default 60)"),
+        {.name = "proofs",
+         .value = "FILE",
+         .help = "also read the proofs of another solve's checkpoint FILE, of the\n"
+                 "same rules and field and any position (repeatable; a game's\n"
+                 "later position helps an earlier one; the answer is the same)",
+         .kind = PB_ARG_CUSTOM,
+         .target = a,
+         .parse = parse_proofs},
         PB_OPT_TEXT("algo", "pn|ab", &a->algo,
                     "pn: proof-number search (the default; its threads share one\n"
                     "table: with --first-turns the classes are dealt to them, a\n"
@@ -555,8 +606,9 @@ static int check_options(const solve_args *a) {
                        "--full-keys, --reduced-keys and --slack are for one solve (no --batch, --match, --mpi)");
     if (a->slack && (strcmp(a->algo, "pn") || sh->shortest))
         return pb_fail(PB_EXIT_USAGE, "--slack is an option of proof-number search (--algo pn, no --shortest)");
-    if ((o->batch || o->match) && (o->checkpoint || o->resume))
-        return pb_fail(PB_EXIT_USAGE, "--checkpoint and --resume are for one solve (no --batch, no --match)");
+    if ((o->batch || o->match) && (o->checkpoint || o->resume || a->nproofs))
+        return pb_fail(PB_EXIT_USAGE, "--checkpoint, --resume and --proofs are for one solve (no --batch, no --match)");
+    if (sh->shortest && a->nproofs) return pb_fail(PB_EXIT_USAGE, "--shortest does not read --proofs");
     /* Pictures are written after the search: a path that could never be
      * written is said now, not after hours of work. */
     const char *pics[] = {o->svg, o->html};
@@ -619,15 +671,20 @@ typedef struct solve_run {
 static int open_store(solve_run *s) {
     const pb_opts *o = &s->a->o;
     int rc = PB_CLI_GO;
-    s->wload = o->mpi && s->rank != 0 && o->checkpoint && o->resume;
+    s->wload = o->mpi && s->rank != 0 && ((o->checkpoint && o->resume) || s->a->nproofs);
     if (o->mpi && s->rank != 0) {
         memset(&s->ck, 0, sizeof s->ck);
         if (s->wload) {
             char err[512];
             pb_proven_init(&s->wstore, s->f, &s->g->pos, PB_PROVEN_PINNED, 0);
-            if (pb_proven_load(&s->wstore, o->checkpoint, err, sizeof err)) rc = PB_EXIT_USAGE; /* rank 0 says why */
+            /* rank 0 says why */
+            if ((o->checkpoint && o->resume && pb_proven_load(&s->wstore, o->checkpoint, err, sizeof err)) ||
+                read_proofs(&s->wstore, s->a->proofs, s->a->nproofs, 0, err, sizeof err))
+                rc = PB_EXIT_USAGE;
         }
-    } else rc = ckpt_open(&s->ck, o, s->f, s->g, o->mpi ? "mpi" : s->a->algo, s->a->save_every);
+    } else
+        rc = ckpt_open(&s->ck, o, s->f, s->g, o->mpi ? "mpi" : s->a->algo, s->a->save_every, s->a->proofs,
+                       s->a->nproofs);
 #ifdef PB_HAVE_MPI
     /* Every rank stops with the largest status any rank stopped with (rank
      * 0's refusal of an unwritable checkpoint, 5, over a reader's 2). */
@@ -646,7 +703,7 @@ static int open_store(solve_run *s) {
 static int search(solve_run *s, pb_solve_result *r, pb_cluster_stats *cs) {
     const pb_opts *o = &s->a->o;
     pb_solve_opts so = {0};
-    so.proven = s->ck.path ? &s->ck.store : NULL;
+    so.proven = s->ck.have ? &s->ck.store : NULL;
     so.threads = o->threads > 0 ? o->threads : 1;
     so.hash_bytes = o->memory ? (size_t)pb_parse_size(o->memory) : 0;
     so.time_limit = o->time_limit;

@@ -288,7 +288,8 @@ static int read_entries(const pb_field *f, pb_posset *got, const unsigned char *
 
 /* Every block of the file: the root first, then the entries, into got:
  * 0, or -1 with the message. */
-static int read_blocks(const pb_proven *s, pb_creader *r, pb_posset *got, const char *path, char *err, size_t errlen) {
+static int read_blocks(const pb_proven *s, pb_creader *r, pb_posset *got, int any_root, const char *path, char *err,
+                       size_t errlen) {
     const int kw = s->f->nwords + 1;
     const size_t ebytes = 8 * (size_t)(kw + 1);
     unsigned char *buf = NULL;
@@ -313,7 +314,7 @@ static int read_blocks(const pb_proven *s, pb_creader *r, pb_posset *got, const 
             snprintf(err, errlen, "%s: out of memory while reading", path);
             rc = -1;
         } else if (pb_container_read(r, buf, err, errlen)) rc = -1;
-        else if (is_root) rc = check_root(s, buf, kw, path, err, errlen), nroot = 1;
+        else if (is_root) rc = any_root ? 0 : check_root(s, buf, kw, path, err, errlen), nroot = 1;
         else rc = read_entries(s->f, got, buf, len, path, err, errlen);
     }
     free(buf);
@@ -335,12 +336,13 @@ static int merge_loaded(pb_proven *s, const pb_posset *got, const char *path, ch
     for (size_t i = 0; i < got->cap && rc == 0; i++)
         if (pb_posset_get(got, s->f, i, &p, &info) && add_canonical(s, &p, info)) rc = -1;
     pthread_mutex_unlock(&s->lock);
-    if (rc) snprintf(err, errlen, "%s: contradicts what this run has proven", path);
+    if (rc) snprintf(err, errlen, "%s: contradicts the proofs this run already holds", path);
     else pb_proven_publish(s);
     return rc;
 }
 
-int pb_proven_load(pb_proven *s, const char *path, char *err, size_t errlen) {
+/* pb_proven_load and pb_proven_import: the root checked or not. */
+static int load(pb_proven *s, const char *path, int any_root, size_t *nread, char *err, size_t errlen) {
     const pb_field *f = s->f;
     pb_creader *r = pb_container_open(path, PB_PROVEN_KIND, &f->spec, 1, err, errlen);
     if (!r) return -1;
@@ -351,11 +353,20 @@ int pb_proven_load(pb_proven *s, const char *path, char *err, size_t errlen) {
     }
     pb_posset got;
     pb_posset_init(&got, f);
-    int rc = read_blocks(s, r, &got, path, err, errlen);
+    int rc = read_blocks(s, r, &got, any_root, path, err, errlen);
+    if (nread) *nread = got.size;
     if (rc == 0) rc = merge_loaded(s, &got, path, err, errlen);
     pb_posset_free(&got);
     pb_container_close(r);
     return rc;
+}
+
+int pb_proven_load(pb_proven *s, const char *path, char *err, size_t errlen) {
+    return load(s, path, 0, NULL, err, errlen);
+}
+
+int pb_proven_import(pb_proven *s, const char *path, size_t *nread, char *err, size_t errlen) {
+    return load(s, path, 1, nread, err, errlen);
 }
 
 /* ---- saving at intervals ---- */

@@ -28,9 +28,19 @@
  *
  * Why a resumed answer is the same: every entry is a theorem (a bound a
  * finished search proved, or read from a file whose checksums hold and
- * whose rules, field and root are this run's), so narrowing a search
- * window by it cannot change any value; the searches' own argument (the
- * top of search.c and pns.c) holds with more proven bounds as with fewer.
+ * whose rules and field are this run's), so narrowing a search window by
+ * it cannot change any value; the searches' own argument (the top of
+ * search.c and pns.c) holds with more proven bounds as with fewer.
+ *
+ * Proofs of another solve.  An entry is a whole position (every drawn
+ * segment, the ball, the player to move), and its value depends on
+ * nothing else: not on the moves that led to it, nor on the root of the
+ * search that proved it (the rules have no history beyond the drawn
+ * segments; the key is what the solver's own table keys by in full).  So
+ * the proofs of one solve hold in any solve of the same rules and field,
+ * whatever its root: pb_proven_import reads them.  The root check of
+ * pb_proven_load is only against a mistake (resuming with the checkpoint
+ * of another run), not a condition of truth.
  *
  * Threads.  Notes come from any number of search threads at once and take
  * a mutex (they are rare: only proofs above min_work).  Probes read only
@@ -146,6 +156,13 @@ int pb_proven_save(pb_proven *s, const char *path, const char *note, char *err, 
  * root into the store, and publishes.  0, or -1 with a one-line message in
  * err (bad input: exit status 2); nothing is added then. */
 int pb_proven_load(pb_proven *s, const char *path, char *err, size_t errlen);
+
+/* Reads the proofs of a file written by pb_proven_save for the same rules
+ * and field, whatever its root (the proofs of another solve: above), into
+ * the store, and publishes; *nread (may be NULL) gets the number of
+ * positions read.  0, or -1 with a one-line message in err (bad input:
+ * exit status 2); nothing is added then. */
+int pb_proven_import(pb_proven *s, const char *path, size_t *nread, char *err, size_t errlen);
 
 /* Saves in a thread of its own every `every` seconds until stopped.  log
  * (may be NULL) gets a line per save and per failure. */

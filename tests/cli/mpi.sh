@@ -128,6 +128,12 @@ rm -f ck.pbs
 mpi 3 solve --mpi $T --checkpoint ck.pbs --job-nodes 20k --time-limit 1.5 > /dev/null 2> ck.err
 rc=$?
 [ $rc -eq 3 ] && grep -q 'what is proven is saved in ck.pbs' ck.err || fail "--mpi stopped half-way: status $rc, $(grep paperball: ck.err)"
+# The half-way proofs read by --proofs (every process reads them, none
+# saves): the values of one process.
+mpi 3 solve --mpi $T --proofs ck.pbs --job-nodes 20k > pf.out 2> pf.err || fail "--mpi --proofs: status $?"
+grep -qE 'read [1-9][0-9]* proven positions from ck.pbs' pf.err || fail "--mpi --proofs: $(grep -c read pf.err)"
+same_solve pf.out > pf.cut
+cmp -s ck1.cut pf.cut || { fail "--mpi --proofs differs from one process"; diff ck1.cut pf.cut | head -5; }
 mpi 2 solve --mpi $T --checkpoint ck.pbs --resume --job-nodes 20k > ck2.out 2> ck2.err || fail "--mpi --resume: status $?"
 grep -qE 'resumed from ck.pbs: [1-9][0-9]* proven positions' ck2.err || fail "--mpi --resume: $(grep resumed ck2.err)"
 same_solve ck2.out > ck2.cut
