@@ -454,11 +454,11 @@ typedef struct solve_args {
     const char *algo_asked; /* --algo as given, NULL if not */
     const char *job_nodes;  /* --job-nodes as given */
     double save_every;
-    int reduce_limit;         /* --reduced-keys parsed: 0 default, -1 off */
-    int full_keys;            /* --full-keys: no mirror images, no reduced keys */
-    const char *reduced_keys; /* --reduced-keys as given */
-    const char *slack;        /* --slack as given */
-    int pn_epsilon;           /* --slack parsed, in 1/1024: 0 default, -1 none */
+    int reduce_limit;               /* --reduced-keys parsed: 0 default, -1 off */
+    int full_keys;                  /* --full-keys: no mirror images, no reduced keys */
+    const char *reduced_keys;       /* --reduced-keys as given */
+    const char *slack;              /* --slack as given */
+    int pn_epsilon;                 /* --slack parsed, in 1/1024: 0 default, -1 none */
     const char *proofs[MAX_PROOFS]; /* --proofs FILE, in order */
     int nproofs;
 } solve_args;
@@ -466,8 +466,7 @@ typedef struct solve_args {
 /* --proofs FILE, once more. */
 static int parse_proofs(void *target, const char *name, const char *val) {
     solve_args *a = target;
-    if (a->nproofs == MAX_PROOFS)
-        return pb_fail(PB_EXIT_USAGE, "--%s: at most %d files", name, MAX_PROOFS), -1;
+    if (a->nproofs == MAX_PROOFS) return pb_fail(PB_EXIT_USAGE, "--%s: at most %d files", name, MAX_PROOFS), -1;
     a->proofs[a->nproofs++] = val;
     return 0;
 }

@@ -8,7 +8,7 @@
 #
 #   scripts/along_game.sh [--rules R] [--field W,L,G] [--game NAME | --record TEXT]
 #                         [--seconds S] [--threads N] [--memory SIZE]
-#                         [--from K] [--misses M] [--extra "OPTIONS"]
+#                         [--from K] [--misses M] [--carry yes|no] [--extra "OPTIONS"]
 #                         [--part NAME] [--build DIR]
 #
 # The game: --record TEXT (one turn a word), or --game NAME, a benchmark
@@ -21,6 +21,12 @@
 # position solved with its line of perfect play,
 # results/img/along-game-RULES-W-L-G[-NAME].svg.
 #
+# --carry yes (the default): each position is solved with the saved proofs
+# of the position solved before it, one turn later in the game (`solve
+# --proofs`), and keeps its own, with what it read, for the next
+# (`--checkpoint`): the values are the same, found faster where the game's
+# move was a best one.  --carry no: each position alone.
+#
 # Resumable: each position's result is kept in build/along_game_.../ with
 # the options that made it; a rerun with the same options reads a finished
 # position back instead of solving it again.  Ctrl-C, or SIGTERM to the
@@ -28,9 +34,9 @@
 # counts as not solved) and the page is written with what was done.
 . "$(dirname "$0")/lib.sh"
 rules=book field=2,6,8 game=book-2-6-8-after-20 record="" seconds=600 threads=2 memory=8G from="" misses=2
-extra="" part="" build=""
+extra="" part="" build="" carry=yes
 pb_options --rules=rules --field=field --game=game --record=record --seconds=seconds --threads=threads \
-  --memory=memory --from=from --misses=misses --extra=extra --part=part --build=build -- "$@"
+  --memory=memory --from=from --misses=misses --carry=carry --extra=extra --part=part --build=build -- "$@"
 pb_program "$build"
 me=scripts/$(basename "$0")
 bad() {
@@ -42,6 +48,7 @@ bad() {
 [[ $misses =~ ^[1-9][0-9]*$ ]] || bad "--misses $misses: expected a positive whole number"
 [[ $threads =~ ^[1-9][0-9]*$ ]] || bad "--threads $threads: expected a positive whole number"
 [[ -z $part || $part =~ ^[A-Za-z0-9_-]+$ ]] || bad "--part $part: expected letters, digits, - or _"
+[[ $carry =~ ^(yes|no)$ ]] || bad "--carry $carry: expected yes or no"
 if [ -z "$record" ]; then
   record=$(pb_bench_record "$game") || exit 2
   source_text="the benchmark game \`$game\`"
@@ -77,16 +84,23 @@ trap 'stopped=1' INT TERM
 
 prefix() { echo "${turns[@]:0:$1}"; }
 turns_word() { if [ "$1" -eq 1 ]; then echo "1 turn"; else echo "$1 turns"; fi; }
+# The checkpoint of the position solved last (--carry yes), for the next.
+carried=""
 # shellcheck disable=SC2086 # $extra holds several options
 solve_at() {
-  local k=$1 opts st=0 rec
+  local k=$1 opts st=0 rec ck=()
   rec=$(prefix "$k")
   opts="$rules|$field|$extra|$seconds|$threads|$memory|$rec"
+  [ "$carry" = no ] || opts="$opts|carry"
   if [ -f "$state/$k.status" ] && [ "$(cat "$state/$k.opts" 2> /dev/null)" = "$opts" ]; then
     echo "$me: after $k turn(s): read back (exit $(cat "$state/$k.status"))" >&2
     return 0
   fi
   rm -f "$state/$k".*
+  if [ "$carry" = yes ]; then
+    ck=(--checkpoint "$state/$k.ck" --save-every 600)
+    [ -z "$carried" ] || [ ! -s "$carried" ] || ck+=(--proofs "$carried")
+  fi
   echo "$me: after $k turn(s): solving (at most $seconds s; its progress in ${state#"$root"/}/$k.err)" >&2
   # time ignores the two signals (the solver sets its own handlers), so
   # that a stop by signal ends the solve as its time limit would.
@@ -94,7 +108,7 @@ solve_at() {
     trap '' INT TERM
     exec /usr/bin/time -f '%e %M' -o "$state/$k.time.new" "$pb" solve --rules "$rules" --field "$field" $extra \
       --record "$rec" --time-limit "$seconds" --memory "$memory" --threads "$threads" --json \
-      --svg "$state/$k.svg" > "$state/$k.json.new" 2> "$state/$k.err"
+      --svg "$state/$k.svg" "${ck[@]}" > "$state/$k.json.new" 2> "$state/$k.err"
   ) || st=$?
   if [ "$stopped" -ne 0 ]; then
     # Cut short by the signal, not by its time: not a result to keep.
@@ -116,6 +130,7 @@ solve_at() {
 k=$from miss=0 done=()
 while [ "$k" -ge 0 ] && [ "$miss" -lt "$misses" ] && [ "$stopped" -eq 0 ]; do
   solve_at "$k" || break
+  [ "$carry" = no ] || carried=$state/$k.ck
   if grep -q '"game_over":true' "$state/$k.json"; then # the record's end: nothing to solve
     k=$((k - 1))
     continue
@@ -160,8 +175,9 @@ fi
 
 {
   pb_head "Along a game: $rules (${field//,/;}) solved from the end back${part:+, part $part}" \
-    "$me --rules $rules --field $field $([ "$source_text" = "the record given" ] && echo "--record \"...\"" || echo "--game $game") --seconds $seconds --threads $threads --memory $memory --from $from --misses $misses${extra:+ --extra \"$extra\"}${part:+ --part $part}"
-  echo "- command, for each position: \`paperball solve --rules $rules --field $field${extra:+ $extra} --record FIRST-K-TURNS --time-limit $seconds --memory $memory --threads $threads --json\`"
+    "$me --rules $rules --field $field $([ "$source_text" = "the record given" ] && echo "--record \"...\"" || echo "--game $game") --seconds $seconds --threads $threads --memory $memory --from $from --misses $misses --carry $carry${extra:+ --extra \"$extra\"}${part:+ --part $part}"
+  echo "- command, for each position: \`paperball solve --rules $rules --field $field${extra:+ $extra} --record FIRST-K-TURNS --time-limit $seconds --memory $memory --threads $threads --json$([ "$carry" = no ] || echo " --checkpoint K.ck --proofs K+1.ck")\`"
+  [ "$carry" = no ] || echo "- proofs carried: each position read the saved proofs of the one solved before it (one turn later), which held those of the ones before that; the values are as without them"
   pb_timed_run "$t0" "$load0"
   [ "$stopped" -eq 0 ] || echo "- stopped by a signal: the solve then in progress was cut short (not listed), and the walk ended there"
   echo

@@ -2,7 +2,8 @@
 # along_game.sh - scripts/along_game.sh, which solves the positions of one
 # game from its end back towards the start, in a copy of the scripts so that
 # the repository's results stay as they are: every value on its page against
-# alpha-beta's for the same position (a second method), the walk's stop after
+# alpha-beta's for the same position (a second method), with the proofs of
+# each position carried to the one before and without, the walk's stop after
 # the positions it could not solve, a rerun reading finished positions back,
 # a stop by SIGTERM to the process group, and bad options.
 # Usage: bash along_game.sh /path/to/paperball   (run in a scratch directory)
@@ -52,6 +53,15 @@ contains "book 2,4,6: the verdict" "every position of the game from 2 turns in b
 svg=repo/results/img/along-game-book-2-4-6.svg
 [ -s "$svg" ] && head -c 300 "$svg" | grep -q '<svg' || fail "book 2,4,6: no picture of the start's line"
 contains "book 2,4,6: the page shows the picture" "](img/along-game-book-2-4-6.svg)" "$(cat "$md")"
+# The proofs carried (the default): each position but the first read the
+# checkpoint of the one after it.
+contains "book 2,4,6: proofs carried" "proven positions from" "$(cat repo/build/along_game_book_2_4_6/1.err)"
+contains "book 2,4,6: the page says so" "proofs carried" "$(cat "$md")"
+# Each position alone: the same values.
+check "--carry no: status" 0 "$(run nc --field 2,4,6 --record "$rec" --seconds 60 --carry no)"
+check "--carry no: values as alpha-beta's" "$(by_ab book 2,4,6 "$rec")" "$(rows "$md")"
+check "--carry no: no proofs read" "" "$(grep -l 'proven positions from' repo/build/along_game_book_2_4_6/*.err)"
+run b --field 2,4,6 --record "$rec" --seconds 60 > /dev/null
 hrec='c5-b4 b4-c4 c4-c3 c3-b4-a5-b6 b6-c5-d5 d5-c4-c5-c6'
 check "hockey 2,4,8: status" 0 "$(run h --rules hockey --field 2,4,8 --record "$hrec" --seconds 60 --extra "--setback 1")"
 check "hockey 2,4,8: values as alpha-beta's" "$(by_ab hockey 2,4,8 "$hrec" --setback 1)" \
@@ -100,6 +110,7 @@ check "bad --seconds: status" 2 "$(run bad --field 2,4,6 --record "$rec" --secon
 check "bad --seconds: one line" 1 "$(wc -l < bad.err)"
 check "bad --from: status" 2 "$(run bad --field 2,4,6 --record "$rec" --from 9)"
 check "bad --misses: status" 2 "$(run bad --field 2,4,6 --record "$rec" --misses 0)"
+check "bad --carry: status" 2 "$(run bad --field 2,4,6 --record "$rec" --carry maybe)"
 check "bad --game: status" 2 "$(run bad --game no-such-game)"
 check "illegal record: status" 2 "$(run bad --field 2,4,6 --record "c5-c4 c4-c5")"
 check "illegal record: one line" 1 "$(wc -l < bad.err)"
