@@ -4,7 +4,8 @@
  * tests/ref_minimax.c, in all four mirror images; a saved and loaded store
  * answers the same; a solve that consults it gives the brute force's value
  * with fewer nodes (pb_solve, pb_pns_value, pb_solver); damaged, cut, foreign and mismatched files are refused
- * with one line and add nothing. */
+ * with one line and add nothing; the proofs of another root's solve are
+ * read by pb_proven_import and hold for any root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -278,12 +279,83 @@ static void test_refused(void **state) {
     pb_field_free(f);
 }
 
+/* The proofs of another solve (pb_proven_import): a store for the start
+ * reads the file of a solve of a position some turns in, which
+ * pb_proven_load refuses (another root); every entry read holds against
+ * the brute force, and the start solved with them has the brute force's
+ * value, by both algorithms.  Damaged files and other rules are refused
+ * and add nothing. */
+static void test_import(void **state) {
+    (void)state;
+    const char *path = "test_proven_import.pbs", *bad = "test_proven_import_bad.pbs";
+    uint64_t seed = 11;
+    for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
+        pb_field *f = case_field(&CASES[c]);
+        pb_position start, q;
+        pb_position_start(f, &start, PB_TOP);
+        do random_position(f, &q, 2, &seed);
+        while (pb_routes_foreach(f, &q, NULL, NULL) <= 0);
+        pb_proven a;
+        pb_proven_init(&a, f, &q, 1, 0);
+        int vq = ab_solve(f, &q, &a, 1, NULL);
+        pb_proven_note(&a, &q, vq, vq, 8, PB_PROVEN_PINNED);
+        char err[512];
+        assert_int_equal(pb_proven_save(&a, path, NULL, err, sizeof err), 0);
+        expect_refused(f, &start, path, "another root, by load");
+        pb_proven b;
+        pb_proven_init(&b, f, &start, 1, 0);
+        size_t n = 0;
+        if (pb_proven_import(&b, path, &n, err, sizeof err)) fail_msg("%s", err);
+        assert_int_equal(n, pb_proven_size(&a));
+        assert_int_equal(pb_proven_published(&b), n);
+        int lo, hi;
+        assert_true(pb_proven_probe(&b, q.seg, q.ball, q.to_move, q.hash, &lo, &hi, NULL));
+        assert_int_equal(lo, vq);
+        assert_int_equal(hi, vq);
+        check_entries(&b);
+        int want = pb_ref_minimax_value(f, &start, REF_BUDGET * 20);
+        int v1 = ab_solve(f, &start, &b, 1, NULL), v2 = pn_solve(f, &start, &b);
+        if (want != PB_UNKNOWN) assert_int_equal(v1, want);
+        assert_int_equal(v2, v1);
+        /* Read twice: the same entries. */
+        size_t before = pb_proven_size(&b);
+        if (pb_proven_import(&b, path, &n, err, sizeof err)) fail_msg("%s", err);
+        assert_int_equal(pb_proven_size(&b), before);
+        pb_proven_free(&b);
+        pb_proven_free(&a);
+        /* Refused: damaged, cut, other rules or field; nothing added. */
+        for (int k = 0; k < 3 + (int)(c == 0); k++) {
+            const char *from = path;
+            pb_field *g = f;
+            if (k == 0) damaged_copy(path, bad, 40), from = bad;
+            if (k == 1) damaged_copy(path, bad, -30), from = bad;
+            if (k == 2) from = "no-such-file.pbs";
+            if (k == 3) g = case_field(&CASES[1]);
+            pb_position r;
+            pb_position_start(g, &r, PB_TOP);
+            pb_proven s;
+            pb_proven_init(&s, g, &r, 0, 0);
+            err[0] = 0;
+            if (pb_proven_import(&s, from, NULL, err, sizeof err) == 0) fail_msg("case %d: accepted", k);
+            assert_true(err[0] != 0);
+            assert_null(strchr(err, '\n'));
+            assert_int_equal(pb_proven_size(&s), 0);
+            pb_proven_free(&s);
+            if (g != f) pb_field_free(g);
+        }
+        pb_field_free(f);
+    }
+    remove(path);
+    remove(bad);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries_true),
         cmocka_unit_test(test_cap),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
