@@ -142,7 +142,7 @@ done
 trap - INT TERM
 
 summary=$(python3 - "$state" "${done[@]}" <<'EOF'
-import json, os, sys
+import json, os, re, sys
 state, ks = sys.argv[1], [int(k) for k in sys.argv[2:]]
 # earliest: the last of the positions solved one after another from the
 # first; later: those solved after a miss.
@@ -159,10 +159,12 @@ for k in ks:
         later.append(str(k))
     else:
         run = False
+    got = re.search(r"read (\d+) proven positions", open(base + ".err").read())
+    read = f"{int(got.group(1)):,}" if got else "-"
     numbers = "-" if solved else f"{d.get('root_pn', '-')} / {d.get('root_dn', '-')}"
     best = d.get("best") or "-"
     rows.append(f"| {k} | {d['to_move']} | {'**' + v + '**' if solved else 'not solved'} | "
-                f"{best if solved else '-'} | {numbers} | {d['nodes']:,} | {float(wall):.1f} | {int(peak) // 1024:,} |")
+                f"{best if solved else '-'} | {numbers} | {read} | {d['nodes']:,} | {float(wall):.1f} | {int(peak) // 1024:,} |")
 print(earliest if earliest is not None else "-", ks[0] if ks else "-", ",".join(later) or "-")
 for r in rows:
     print(r)
@@ -208,10 +210,11 @@ fi
   echo "position not solved within the time gives the proof and disproof numbers at"
   echo "the root of its search (proof-number search, \"can the player to move win?\"),"
   echo "which only say how far it got. Wall seconds and peak memory (MiB) of the"
-  echo "process; nodes are single steps."
+  echo "process; nodes are single steps. *Proofs read*: the proven positions the"
+  echo "position's solve read from the one after it (\`--carry yes\`)."
   echo
-  echo "| turns | to move | value | best | proof / disproof number | nodes | wall s | peak MiB |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| turns | to move | value | best | proof / disproof number | proofs read | nodes | wall s | peak MiB |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   tail -n +2 <<<"$summary"
   if [ "$earliest" != - ]; then
     echo

@@ -458,12 +458,14 @@ def along_game(path):
     player to move; a position not solved within the time limit is a
     hollow mark at the nodes it had searched when stopped."""
     text = open(path).read()
-    rows = []
+    rows, col = [], None
     for line in text.splitlines():
         c = [x.strip() for x in line.split("|")]
-        if len(c) > 8 and c[1].isdigit():
+        if len(c) > 2 and c[1] == "turns" and "nodes" in c:
+            col = c.index("nodes")  # the table's own header names its columns
+        elif col and len(c) > col and c[1].isdigit():
             value = c[3].strip("*")
-            rows.append((int(c[1]), max(int(c[6].replace(",", "")), 1), value if value in VALUE_COLOUR else None))
+            rows.append((int(c[1]), max(int(c[col].replace(",", "")), 1), value if value in VALUE_COLOUR else None))
     if not rows:
         return
     title = re.search(r"^# (.*)$", text, re.M).group(1)

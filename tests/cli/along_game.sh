@@ -57,10 +57,22 @@ contains "book 2,4,6: the page shows the picture" "](img/along-game-book-2-4-6.s
 # checkpoint of the one after it.
 contains "book 2,4,6: proofs carried" "proven positions from" "$(cat repo/build/along_game_book_2_4_6/1.err)"
 contains "book 2,4,6: the page says so" "proofs carried" "$(cat "$md")"
+# proofs_read FILE: "turns proofs-read" of the page's table.
+proofs_read() { python3 -c '
+import sys
+for line in open(sys.argv[1]):
+    c = [x.strip() for x in line.split("|")]
+    if len(c) > 7 and c[1].isdigit():
+        print(c[1], c[6])' "$1"; }
+check "book 2,4,6: the proofs read, from the second position on" \
+  "$(cat repo/build/along_game_book_2_4_6/[0-9]*.err | grep -c 'proven positions from')" \
+  "$(proofs_read "$md" | awk '$2 != "-"' | wc -l)"
+check "book 2,4,6: none read by the first" "-" "$(proofs_read "$md" | head -1 | cut -d' ' -f2)"
 # Each position alone: the same values.
 check "--carry no: status" 0 "$(run nc --field 2,4,6 --record "$rec" --seconds 60 --carry no)"
 check "--carry no: values as alpha-beta's" "$(by_ab book 2,4,6 "$rec")" "$(rows "$md")"
 check "--carry no: no proofs read" "" "$(grep -l 'proven positions from' repo/build/along_game_book_2_4_6/*.err)"
+check "--carry no: no proofs read listed" "" "$(proofs_read "$md" | awk '$2 != "-"')"
 run b --field 2,4,6 --record "$rec" --seconds 60 > /dev/null
 hrec='c5-b4 b4-c4 c4-c3 c3-b4-a5-b6 b6-c5-d5 d5-c4-c5-c6'
 check "hockey 2,4,8: status" 0 "$(run h --rules hockey --field 2,4,8 --record "$hrec" --seconds 60 --extra "--setback 1")"

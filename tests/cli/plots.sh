@@ -139,18 +139,19 @@ check "the value map of hockey with lost dead ends: a win" 1 \
 contains "hockey with drawn dead ends: still open" '<title>(2;2;4) stopped unknown' \
     "$(cat results/img/solved-map-hockey-s-1-dead-end-draws.svg)"
 # A walk along a game (scripts/along_game.sh): a mark per position at its
-# nodes, log scale, coloured by value, hollow when not solved.  By hand:
+# nodes (the column its header names), log scale, coloured by value,
+# hollow when not solved.  By hand:
 # the axis tops at 10^5 (the most nodes, 100,000), so y = 350 - log10(n) * 60
 # (1,000 at 170, 100,000 at 50, 10 at 290); three positions, x = 80 + (k +
 # 0.5) / 3 * 460 (k = 2, 1, 0 at 463.3, 310.0, 156.7).
 cat > results/along_game_book_2_2_4.md << 'EOF'
 # Along a game: book (2;2;4) solved from the end back
 
-| turns | to move | value | best | proof / disproof number | nodes | wall s | peak MiB |
-|---|---|---|---|---|---|---|---|
-| 2 | top | **win** | b3-b2 | - | 1,000 | 0.1 | 8 |
-| 1 | bottom | not solved | - | 3 / 4 | 100,000 | 1.0 | 8 |
-| 0 | top | **loss** | b3-b4 | - | 10 | 0.0 | 8 |
+| turns | to move | value | best | proof / disproof number | proofs read | nodes | wall s | peak MiB |
+|---|---|---|---|---|---|---|---|---|
+| 2 | top | **win** | b3-b2 | - | - | 1,000 | 0.1 | 8 |
+| 1 | bottom | not solved | - | 3 / 4 | 7 | 100,000 | 1.0 | 8 |
+| 0 | top | **loss** | b3-b4 | - | 2,000,000 | 10 | 0.0 | 8 |
 EOF
 python3 "$plots" "$PWD" abc123 > out.txt 2> err.txt
 check "plots.py with a walk along a game: status" 0 $?
