@@ -8,8 +8,8 @@
 #
 #   scripts/along_game.sh [--rules R] [--field W,L,G] [--game NAME | --record TEXT]
 #                         [--seconds S] [--threads N] [--memory SIZE]
-#                         [--from K] [--misses M] [--carry yes|no] [--extra "OPTIONS"]
-#                         [--part NAME] [--build DIR]
+#                         [--from K] [--misses M] [--carry yes|no] [--proofs FILE]
+#                         [--extra "OPTIONS"] [--part NAME] [--build DIR]
 #
 # The game: --record TEXT (one turn a word), or --game NAME, a benchmark
 # game of scripts/lib.sh (default book-2-6-8-after-20, the game of the
@@ -25,7 +25,12 @@
 # of the position solved before it, one turn later in the game (`solve
 # --proofs`), and keeps its own, with what it read, for the next
 # (`--checkpoint`): the values are the same, found faster where the game's
-# move was a best one.  --carry no: each position alone.
+# move was a best one.  --carry no: each position alone.  The proofs of the
+# last position tried, which hold all those carried to it, are kept as
+# results/checkpoints/along_game_RULES_W_L_G[_NAME].ck; --proofs FILE gives
+# such a file (or any checkpoint of the rules and field) to the first
+# position solved, so that a walk goes on, on another machine, with
+# --from K --proofs FILE.
 #
 # Resumable: each position's result is kept in build/along_game_.../ with
 # the options that made it; a rerun with the same options reads a finished
@@ -34,9 +39,9 @@
 # counts as not solved) and the page is written with what was done.
 . "$(dirname "$0")/lib.sh"
 rules=book field=2,6,8 game=book-2-6-8-after-20 record="" seconds=600 threads=2 memory=8G from="" misses=2
-extra="" part="" build="" carry=yes
+extra="" part="" build="" carry=yes proofs=""
 pb_options --rules=rules --field=field --game=game --record=record --seconds=seconds --threads=threads \
-  --memory=memory --from=from --misses=misses --carry=carry --extra=extra --part=part --build=build -- "$@"
+  --memory=memory --from=from --misses=misses --carry=carry --proofs=proofs --extra=extra --part=part --build=build -- "$@"
 pb_program "$build"
 me=scripts/$(basename "$0")
 bad() {
@@ -49,6 +54,10 @@ bad() {
 [[ $threads =~ ^[1-9][0-9]*$ ]] || bad "--threads $threads: expected a positive whole number"
 [[ -z $part || $part =~ ^[A-Za-z0-9_-]+$ ]] || bad "--part $part: expected letters, digits, - or _"
 [[ $carry =~ ^(yes|no)$ ]] || bad "--carry $carry: expected yes or no"
+if [ -n "$proofs" ]; then
+  [ -f "$proofs" ] && [ -r "$proofs" ] || bad "--proofs $proofs: no such file"
+  proofs=$(realpath "$proofs")
+fi
 if [ -z "$record" ]; then
   record=$(pb_bench_record "$game") || exit 2
   source_text="the benchmark game \`$game\`"
@@ -85,22 +94,21 @@ trap 'stopped=1' INT TERM
 prefix() { echo "${turns[@]:0:$1}"; }
 turns_word() { if [ "$1" -eq 1 ]; then echo "1 turn"; else echo "$1 turns"; fi; }
 # The checkpoint of the position solved last (--carry yes), for the next.
-carried=""
+carried=$proofs
 # shellcheck disable=SC2086 # $extra holds several options
 solve_at() {
   local k=$1 opts st=0 rec ck=()
   rec=$(prefix "$k")
   opts="$rules|$field|$extra|$seconds|$threads|$memory|$rec"
   [ "$carry" = no ] || opts="$opts|carry"
+  [ -z "$proofs" ] || opts="$opts|proofs=$proofs"
   if [ -f "$state/$k.status" ] && [ "$(cat "$state/$k.opts" 2> /dev/null)" = "$opts" ]; then
     echo "$me: after $k turn(s): read back (exit $(cat "$state/$k.status"))" >&2
     return 0
   fi
   rm -f "$state/$k".*
-  if [ "$carry" = yes ]; then
-    ck=(--checkpoint "$state/$k.ck" --save-every 600)
-    [ -z "$carried" ] || [ ! -s "$carried" ] || ck+=(--proofs "$carried")
-  fi
+  [ "$carry" = no ] || ck=(--checkpoint "$state/$k.ck" --save-every 600)
+  [ -z "$carried" ] || [ ! -s "$carried" ] || ck+=(--proofs "$carried")
   echo "$me: after $k turn(s): solving (at most $seconds s; its progress in ${state#"$root"/}/$k.err)" >&2
   # time ignores the two signals (the solver sets its own handlers), so
   # that a stop by signal ends the solve as its time limit would.
@@ -118,6 +126,7 @@ solve_at() {
   fi
   if [ "$st" -ne 0 ] && [ "$st" -ne 3 ]; then
     tail -1 "$state/$k.err" >&2
+    [ "$st" -eq 2 ] && exit 2 # bad input (a --proofs file refused)
     exit 1
   fi
   mv "$state/$k.time.new" "$state/$k.time"
@@ -130,7 +139,7 @@ solve_at() {
 k=$from miss=0 done=()
 while [ "$k" -ge 0 ] && [ "$miss" -lt "$misses" ] && [ "$stopped" -eq 0 ]; do
   solve_at "$k" || break
-  [ "$carry" = no ] || carried=$state/$k.ck
+  [ "$carry" = no ] || [ ! -s "$state/$k.ck" ] || carried=$state/$k.ck # (a game's end keeps none)
   if grep -q '"game_over":true' "$state/$k.json"; then # the record's end: nothing to solve
     k=$((k - 1))
     continue
@@ -159,8 +168,8 @@ for k in ks:
         later.append(str(k))
     else:
         run = False
-    got = re.search(r"read (\d+) proven positions", open(base + ".err").read())
-    read = f"{int(got.group(1)):,}" if got else "-"
+    got = re.findall(r"read (\d+) proven positions", open(base + ".err").read())
+    read = f"{sum(int(g) for g in got):,}" if got else "-"
     numbers = "-" if solved else f"{d.get('root_pn', '-')} / {d.get('root_dn', '-')}"
     best = d.get("best") or "-"
     rows.append(f"| {k} | {d['to_move']} | {'**' + v + '**' if solved else 'not solved'} | "
@@ -171,6 +180,13 @@ for r in rows:
 EOF
 ) || exit 1
 read -r earliest first later <<<"$(head -1 <<<"$summary")"
+# The proofs of the last position tried hold every proof carried to it.
+kept=""
+if [ "$carry" = yes ] && [ "${#done[@]}" -gt 0 ] && [ -s "$state/${done[-1]}.ck" ]; then
+  kept=results/checkpoints/along_game_$slug.ck
+  mkdir -p "$root/results/checkpoints"
+  cp "$state/${done[-1]}.ck" "$root/$kept.tmp" && mv -f "$root/$kept.tmp" "$root/$kept" && chmod 644 "$root/$kept"
+fi
 if [ "$earliest" != - ]; then
   cp "$state/$earliest.svg" "$pic.tmp" && mv -f "$pic.tmp" "$pic" && chmod 644 "$pic"
 fi
@@ -180,6 +196,9 @@ fi
     "$me --rules $rules --field $field $([ "$source_text" = "the record given" ] && echo "--record \"...\"" || echo "--game $game") --seconds $seconds --threads $threads --memory $memory --from $from --misses $misses --carry $carry${extra:+ --extra \"$extra\"}${part:+ --part $part}"
   echo "- command, for each position: \`paperball solve --rules $rules --field $field${extra:+ $extra} --record FIRST-K-TURNS --time-limit $seconds --memory $memory --threads $threads --json$([ "$carry" = no ] || echo " --checkpoint K.ck --proofs K+1.ck")\`"
   [ "$carry" = no ] || echo "- proofs carried: each position read the saved proofs of the one solved before it (one turn later), which held those of the ones before that; the values are as without them"
+  # (named within the repository, else by its file name alone)
+  [ -z "$proofs" ] || echo "- the first position solved also read the proofs of \`$(case $proofs in "$root"/*) echo "${proofs#"$root"/}" ;; *) basename "$proofs" ;; esac)\`"
+  [ -z "$kept" ] || echo "- proofs kept: \`$kept\`, those of the last position tried (after $(turns_word "${done[-1]}")) with every proof carried to it; a walk goes on from there, on any machine, with \`--from K --proofs\` that file"
   pb_timed_run "$t0" "$load0"
   [ "$stopped" -eq 0 ] || echo "- stopped by a signal: the solve then in progress was cut short (not listed), and the walk ended there"
   echo

@@ -3,7 +3,8 @@
 # game from its end back towards the start, in a copy of the scripts so that
 # the repository's results stay as they are: every value on its page against
 # alpha-beta's for the same position (a second method), with the proofs of
-# each position carried to the one before and without, the walk's stop after
+# each position carried to the one before and without, the proofs kept and
+# read again by a walk that goes on (--proofs), the walk's stop after
 # the positions it could not solve, a rerun reading finished positions back,
 # a stop by SIGTERM to the process group, and bad options.
 # Usage: bash along_game.sh /path/to/paperball   (run in a scratch directory)
@@ -67,13 +68,26 @@ for line in open(sys.argv[1]):
 check "book 2,4,6: the proofs read, from the second position on" \
   "$(cat repo/build/along_game_book_2_4_6/[0-9]*.err | grep -c 'proven positions from')" \
   "$(proofs_read "$md" | awk '$2 != "-"' | wc -l)"
-check "book 2,4,6: none read by the first" "-" "$(proofs_read "$md" | head -1 | cut -d' ' -f2)"
+check "book 2,4,6: none read by the first" "-" "$(proofs_read "$md" | sed -n 1p | cut -d' ' -f2)"
 # Each position alone: the same values.
 check "--carry no: status" 0 "$(run nc --field 2,4,6 --record "$rec" --seconds 60 --carry no)"
 check "--carry no: values as alpha-beta's" "$(by_ab book 2,4,6 "$rec")" "$(rows "$md")"
 check "--carry no: no proofs read" "" "$(grep -l 'proven positions from' repo/build/along_game_book_2_4_6/*.err)"
 check "--carry no: no proofs read listed" "" "$(proofs_read "$md" | awk '$2 != "-"')"
 run b --field 2,4,6 --record "$rec" --seconds 60 > /dev/null
+# The last position's proofs are kept beside the page; a walk on another
+# machine goes on from them (--from, --proofs): the first position it
+# solves reads them, and its values are alpha-beta's.
+kept=repo/results/checkpoints/along_game_book_2_4_6.ck
+[ -s "$kept" ] && echo "ok   the proofs kept in results/checkpoints/" || fail "no proofs kept"
+contains "the page names the kept proofs" "proofs kept: \`results/checkpoints/along_game_book_2_4_6.ck\`" "$(cat "$md")"
+cp "$kept" elsewhere.ck
+check "--proofs: status" 0 "$(run pf --field 2,4,6 --record "$rec" --seconds 60 --from 1 --proofs elsewhere.ck --part pf)"
+check "--proofs: values as alpha-beta's" "$(by_ab book 2,4,6 "$rec" | tail -2)" "$(rows repo/results/along_game_book_2_4_6_pf.md)"
+contains "--proofs: the first position read them" "proven positions from $PWD/elsewhere.ck" \
+  "$(cat repo/build/along_game_book_2_4_6_pf/1.err)"
+contains "--proofs: the page says so, by the file's name" "also read the proofs of \`elsewhere.ck\`" \
+  "$(cat repo/results/along_game_book_2_4_6_pf.md)"
 hrec='c5-b4 b4-c4 c4-c3 c3-b4-a5-b6 b6-c5-d5 d5-c4-c5-c6'
 check "hockey 2,4,8: status" 0 "$(run h --rules hockey --field 2,4,8 --record "$hrec" --seconds 60 --extra "--setback 1")"
 check "hockey 2,4,8: values as alpha-beta's" "$(by_ab hockey 2,4,8 "$hrec" --setback 1)" \
@@ -123,6 +137,10 @@ check "bad --seconds: one line" 1 "$(wc -l < bad.err)"
 check "bad --from: status" 2 "$(run bad --field 2,4,6 --record "$rec" --from 9)"
 check "bad --misses: status" 2 "$(run bad --field 2,4,6 --record "$rec" --misses 0)"
 check "bad --carry: status" 2 "$(run bad --field 2,4,6 --record "$rec" --carry maybe)"
+check "missing --proofs: status" 2 "$(run bad --field 2,4,6 --record "$rec" --proofs no-such.ck)"
+check "missing --proofs: one line" 1 "$(wc -l < bad.err)"
+head -c 100 elsewhere.ck > cut.ck
+check "damaged --proofs: status" 2 "$(run bad --field 2,4,6 --record "$rec" --proofs cut.ck --part cut)"
 check "bad --game: status" 2 "$(run bad --game no-such-game)"
 check "illegal record: status" 2 "$(run bad --field 2,4,6 --record "c5-c4 c4-c5")"
 check "illegal record: one line" 1 "$(wc -l < bad.err)"
