@@ -95,6 +95,7 @@ prefix() { echo "${turns[@]:0:$1}"; }
 turns_word() { if [ "$1" -eq 1 ]; then echo "1 turn"; else echo "$1 turns"; fi; }
 # The checkpoint of the position solved last (--carry yes), for the next.
 carried=$proofs
+nsolved=0 nread=0 # positions solved by this run, read back from earlier ones
 # shellcheck disable=SC2086 # $extra holds several options
 solve_at() {
   local k=$1 opts st=0 rec ck=()
@@ -104,6 +105,7 @@ solve_at() {
   [ -z "$proofs" ] || opts="$opts|proofs=$proofs"
   if [ -f "$state/$k.status" ] && [ "$(cat "$state/$k.opts" 2> /dev/null)" = "$opts" ]; then
     echo "$me: after $k turn(s): read back (exit $(cat "$state/$k.status"))" >&2
+    nread=$((nread + 1))
     return 0
   fi
   rm -f "$state/$k".*
@@ -133,6 +135,7 @@ solve_at() {
   mv "$state/$k.json.new" "$state/$k.json"
   echo "$opts" > "$state/$k.opts"
   echo "$st" > "$state/$k.status" # last: a position is finished only with it
+  nsolved=$((nsolved + 1))
   echo "$me: after $k turn(s): exit $st" >&2
 }
 
@@ -200,6 +203,7 @@ fi
   [ -z "$proofs" ] || echo "- the first position solved also read the proofs of \`$(case $proofs in "$root"/*) echo "${proofs#"$root"/}" ;; *) basename "$proofs" ;; esac)\`"
   [ -z "$kept" ] || echo "- proofs kept: \`$kept\`, those of the last position tried (after $(turns_word "${done[-1]}")) with every proof carried to it; a walk goes on from there, on any machine, with \`--from K --proofs\` that file"
   pb_timed_run "$t0" "$load0"
+  [ "$nread" -eq 0 ] || echo "- positions solved by this run: $nsolved; read back from an earlier run with the same options: $nread (their figures are that run's)"
   [ "$stopped" -eq 0 ] || echo "- stopped by a signal: the solve then in progress was cut short (not listed), and the walk ended there"
   echo
   if [ "$first" = - ]; then

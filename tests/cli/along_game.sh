@@ -98,6 +98,7 @@ check "hockey 2,4,8: values as alpha-beta's" "$(by_ab hockey 2,4,8 "$hrec" --set
 cp "$md" first.md
 check "rerun: status" 0 "$(run r --field 2,4,6 --record "$rec" --seconds 60)"
 check "rerun: every position read back" 4 "$(grep -c 'read back' r.err)"
+contains "rerun: the page says so" "positions solved by this run: 0; read back from an earlier run with the same options: 4" "$(cat "$md")"
 check "rerun: the same table" "$(grep '^|' first.md)" "$(grep '^|' "$md")"
 run r2 --field 2,4,6 --record "$rec" --seconds 50 > /dev/null
 check "another time limit: solved again" 4 "$(grep -c 'solving' r2.err)"
