@@ -351,11 +351,8 @@ static void test_import(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_entries_true),
-        cmocka_unit_test(test_cap),
-        cmocka_unit_test(test_roundtrip),
-        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_import),
+        cmocka_unit_test(test_entries_true), cmocka_unit_test(test_cap),    cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_refused),      cmocka_unit_test(test_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
