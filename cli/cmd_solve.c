@@ -35,9 +35,17 @@ typedef struct solve_ckpt {
     int quiet;
 } solve_ckpt;
 
-/* The --proofs files, read into a store: 0, or -1 with the message
- * (bad input).  say: print what each gave. */
-static int read_proofs(pb_proven *store, const char *const *proofs, int nproofs, int say, char *err, size_t errlen) {
+/* What a run's store starts with: the checkpoint on --resume, then the
+ * --proofs files.  0, or -1 with the message (bad input).  say: print
+ * what each gave. */
+static int fill_store(pb_proven *store, const pb_opts *o, const char *const *proofs, int nproofs, int say, char *err,
+                      size_t errlen) {
+    if (o->checkpoint && o->resume) {
+        if (pb_proven_load(store, o->checkpoint, err, errlen)) return -1;
+        if (say)
+            fprintf(stderr, "solve: resumed from %s: %zu proven positions\n", o->checkpoint,
+                    pb_proven_published(store));
+    }
     for (int i = 0; i < nproofs; i++) {
         size_t n = 0;
         if (pb_proven_import(store, proofs[i], &n, err, errlen)) return -1;
@@ -52,48 +60,32 @@ static int ckpt_open(solve_ckpt *c, const pb_opts *o, const pb_field *f, const p
                      double every, const char *const *proofs, int nproofs) {
     memset(c, 0, sizeof *c);
     char err[512];
-    if (!o->checkpoint) {
-        if (o->resume) return pb_fail(PB_EXIT_USAGE, "--resume needs --checkpoint FILE");
-        if (!nproofs) return PB_CLI_GO;
-        pb_proven_init(&c->store, f, &g->pos, 0, 0);
-        if (read_proofs(&c->store, proofs, nproofs, !o->quiet, err, sizeof err)) {
-            pb_proven_free(&c->store);
-            return pb_fail(PB_EXIT_USAGE, "%s", err);
+    if (!o->checkpoint && o->resume) return pb_fail(PB_EXIT_USAGE, "--resume needs --checkpoint FILE");
+    if (!o->checkpoint && !nproofs) return PB_CLI_GO;
+    if (o->checkpoint) {
+        FILE *probe = o->resume ? NULL : fopen(o->checkpoint, "rb");
+        if (probe) {
+            fclose(probe);
+            return pb_fail(PB_EXIT_USAGE, "%s exists: add --resume to go on from it, or remove it", o->checkpoint);
         }
-        c->have = 1;
-        return PB_CLI_GO;
+        /* A path that can never be saved is said now, not after the search. */
+        if (pb_container_writable(o->checkpoint, err, sizeof err)) return pb_fail(PB_EXIT_WRITE, "%s", err);
     }
-    FILE *probe = o->resume ? NULL : fopen(o->checkpoint, "rb");
-    if (probe) {
-        fclose(probe);
-        return pb_fail(PB_EXIT_USAGE, "%s exists: add --resume to go on from it, or remove it", o->checkpoint);
-    }
-    /* A path that can never be saved is said now, not after the search. */
-    if (pb_container_writable(o->checkpoint, err, sizeof err)) return pb_fail(PB_EXIT_WRITE, "%s", err);
-    c->path = o->checkpoint;
-    c->quiet = o->quiet;
-    snprintf(c->note, sizeof c->note, "algo=%s turns=%d", algo, g->nturns);
     pb_proven_init(&c->store, f, &g->pos, 0, 0);
-    if (o->resume) {
-        if (pb_proven_load(&c->store, c->path, err, sizeof err)) {
-            pb_proven_free(&c->store);
-            c->path = NULL;
-            return pb_fail(PB_EXIT_USAGE, "%s", err);
-        }
-        if (!o->quiet)
-            fprintf(stderr, "solve: resumed from %s: %zu proven positions\n", c->path, pb_proven_published(&c->store));
-    }
-    if (read_proofs(&c->store, proofs, nproofs, !o->quiet, err, sizeof err)) {
+    if (fill_store(&c->store, o, proofs, nproofs, !o->quiet, err, sizeof err)) {
         pb_proven_free(&c->store);
-        c->path = NULL;
         return pb_fail(PB_EXIT_USAGE, "%s", err);
     }
-    c->saver = pb_proven_saver_start(&c->store, c->path, c->note, every, o->quiet ? NULL : stderr);
-    if (!c->saver) {
-        pb_proven_free(&c->store);
-        c->path = NULL;
-        return pb_fail(PB_EXIT_FAIL, "cannot start the thread that saves %s", o->checkpoint);
+    if (o->checkpoint) {
+        snprintf(c->note, sizeof c->note, "algo=%s turns=%d", algo, g->nturns);
+        c->saver = pb_proven_saver_start(&c->store, o->checkpoint, c->note, every, o->quiet ? NULL : stderr);
+        if (!c->saver) {
+            pb_proven_free(&c->store);
+            return pb_fail(PB_EXIT_FAIL, "cannot start the thread that saves %s", o->checkpoint);
+        }
+        c->path = o->checkpoint;
     }
+    c->quiet = o->quiet;
     c->have = 1;
     return PB_CLI_GO;
 }
@@ -676,10 +668,8 @@ static int open_store(solve_run *s) {
         if (s->wload) {
             char err[512];
             pb_proven_init(&s->wstore, s->f, &s->g->pos, PB_PROVEN_PINNED, 0);
-            /* rank 0 says why */
-            if ((o->checkpoint && o->resume && pb_proven_load(&s->wstore, o->checkpoint, err, sizeof err)) ||
-                read_proofs(&s->wstore, s->a->proofs, s->a->nproofs, 0, err, sizeof err))
-                rc = PB_EXIT_USAGE;
+            if (fill_store(&s->wstore, o, s->a->proofs, s->a->nproofs, 0, err, sizeof err))
+                rc = PB_EXIT_USAGE; /* rank 0 says why */
         }
     } else
         rc = ckpt_open(&s->ck, o, s->f, s->g, o->mpi ? "mpi" : s->a->algo, s->a->save_every, s->a->proofs,
