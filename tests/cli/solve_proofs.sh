@@ -10,6 +10,9 @@
 # one line and status 2.
 set -u
 . "$(dirname "$0")/lib/check.sh"
+# Checkpoints a run before left in this scratch directory would be refused
+# as existing.
+rm -f ./*.ck
 field="--field 2,4,6"
 rec='c5-c6 c6-d7 d7-e7-d8-c7 c7-d7-c8 c8-d8-d7-e6-d6 d6-c7-c8-b8-a7-b6 b6-c6-d6-c5-b6-c7-b8-b7'
 read -r -a t <<< "$rec"
