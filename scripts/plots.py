@@ -31,8 +31,9 @@ import re
 import sys
 from xml.sax.saxutils import escape
 
-ROOT, COMMIT = sys.argv[1], sys.argv[2]
-IMG = os.path.join(ROOT, "results", "img")
+# Set by main() from the command line (the module is also imported, by
+# scripts/solve_tables.sh, for long_solved alone).
+ROOT = COMMIT = IMG = ""
 VALUE_COLOUR = {"win": "#3b9a4a", "loss": "#d62728", "draw": "#9a9a9a"}
 SERIES = ["#1f5fbf", "#d62728", "#3b9a4a", "#9467bd", "#ff7f0e", "#17becf", "#8c564b"]
 FONT = 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif"'
@@ -97,7 +98,8 @@ def long_solved(results):
     """The fields a long solve proved (results/long_solve_*.md with exit
     status 0): {(variant, (G, W, L)): (value, first turns too, page)}, the
     variant named as in the tables' rules column and the value that of the
-    player to move at the start."""
+    player to move at the start.  Two pages that give one field different
+    values stop the script (exit status 1)."""
     found = {}
     for name in sorted(os.listdir(results)):
         if not (name.startswith("long_solve_") and name.endswith(".md")):
@@ -120,7 +122,13 @@ def long_solved(results):
             rules = "hockey S=%s, dead end %s" % (opt("setback", "1"),
                                                    "loses" if opt("dead-end", "draw") == "loss" else "draws")
         gwl = tuple(int(x) for x in field.groups())
-        found[(rules, gwl)] = (val.group(1), "--first-turns" in c.split(), "results/" + name)
+        key, classes = (rules, gwl), "--first-turns" in c.split()
+        if key in found and found[key][0] != val.group(1):
+            sys.exit(f"plots.py: results/{name} and {found[key][2]} give ({';'.join(map(str, gwl))}) of {rules} "
+                     f"different values")
+        # Of several pages for one field, one with every first-turn class.
+        if key not in found or classes or not found[key][1]:
+            found[key] = (val.group(1), classes, "results/" + name)
     return found
 
 
@@ -498,6 +506,9 @@ def along_game(path):
 
 
 def main():
+    global ROOT, COMMIT, IMG
+    ROOT, COMMIT = sys.argv[1], sys.argv[2]
+    IMG = os.path.join(ROOT, "results", "img")
     os.makedirs(IMG, exist_ok=True)
     longs = long_solved(os.path.join(ROOT, "results"))
     solved_csv = os.path.join(ROOT, "results", "solved.csv")
@@ -526,4 +537,5 @@ def main():
             along_game(os.path.join(results, name))
 
 
-main()
+if __name__ == "__main__":
+    main()

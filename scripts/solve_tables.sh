@@ -165,6 +165,11 @@ work, outdir, limit, hsize, threads, commit, machine, started, load, misses, tab
 bounds = (f" --max-side {maxside}" if maxside != "12" else "") + \
     (f" --max-area {maxarea}" if int(maxarea) < int(maxside) ** 2 else "")
 values = table == "values"  # the value alone, or the value and every first-turn class
+# Fields a longer run proved (results/long_solve_*.md, exit status 0; for this
+# table with every first-turn class): named in the rows the limit left open.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(outdir)), "scripts"))
+from plots import long_solved
+longs = {k: v for k, v in long_solved(outdir).items() if values or v[1]}
 rows = []
 made = 0
 ends = []  # when each run ended: its status file's time (the file is written as the run ends)
@@ -251,6 +256,18 @@ md.append(f"- runs: {len(rows)}" + (f", {made} made by this run of the script an
 def area(fl):
     g, w, l = (int(x) for x in fl.split(";"))
     return w * l
+def later_key(name, fl):
+    return (name, tuple(int(x) for x in fl.split(";")))
+
+def later_note(name, fl):
+    """"; solved by a longer run: ..." for a field the limit left open that a
+    longer run proved, else ""."""
+    k = later_key(name, fl)
+    if k not in longs:
+        return ""
+    page = longs[k][2]
+    return f"; solved by a longer run: {longs[k][0]} ([{page}]({os.path.basename(page)}))"
+
 largest = {}
 for name, fl, st, cmd, d in rows:
     if solved(st, d):
@@ -262,7 +279,9 @@ for name, fl, st, cmd, d in rows:
 md.append(f"**Largest fields {'whose value is proven' if values else 'solved'}** (by area W·L), per rule variant:\n")
 for name in dict.fromkeys(r[0] for r in rows):
     got = ", ".join(f"({fl}) {v}" for fl, v in largest.get(name, [])) or "none"
-    md.append(f"- {name}: {got}")
+    later = [f"({fl}) {longs[later_key(name, fl)][0]}" for n, fl, st, cmd, d in rows
+             if n == name and not solved(st, d) and later_key(name, fl) in longs]
+    md.append(f"- {name}: {got}" + (f"; beyond the limit, by a longer run: {', '.join(later)}" if later else ""))
 md.append("")
 md.append(("Fields" if not bounds else f"Fields up to side {maxside} and area {maxarea}")
           + " are tried in order of size (area W·L, then L, then G; all even, G ≤ W). A field that")
@@ -309,7 +328,7 @@ for name, fl, st, cmd, d in rows:
     elif values:
         got = (f"not finished within {limit} s: root numbers {d.get('root_pn', '?')}/{d.get('root_dn', '?')}"
                if d else f"failed (exit status {st})")
-        md.append(f"| ({fl}) | — | — | {got} | {tail}")
+        md.append(f"| ({fl}) | — | — | {got}{later_note(name, fl)} | {tail}")
     elif solved(st, d):
         bt = best_turns(d)
         shown = ", ".join(bt[:6]) + (f" (+{len(bt) - 6} more)" if len(bt) > 6 else "")
@@ -329,6 +348,7 @@ for name, fl, st, cmd, d in rows:
                 got += "; proven: " + ", ".join(proven[:8]) + (f" (+{len(proven) - 8} more)" if len(proven) > 8 else "")
         else:
             got = f"failed (exit status {st})"
+        got += later_note(name, fl)
         md.append(f"| ({fl}) | — | {got} | {len(d.get('first_turns', []))} ({d.get('classes', '?')}) | "
                   f"{d.get('nodes', '')} | {d.get('seconds', 0):.0f} | {d.get('peak_memory_bytes', 0) / 2**20:.0f} |")
 md_tmp = os.path.join(outdir, f"{table}.md.tmp")

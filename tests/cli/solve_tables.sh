@@ -12,6 +12,15 @@ set -u
 . "$(dirname "$0")/lib/check.sh"
 copy_scripts
 before=$(results_sum solved.csv solved.md values.csv values.md)
+# A longer run's page (scripts/long_solve.sh's layout, cut down) that proved
+# book (2;6;4) with every first-turn class: the tables name it in the row
+# the limit leaves open, and at the top.
+long_page() { # FIELD OPTIONS VALUE
+    printf '# A long solve\n\n- command: `paperball solve --rules book --field %s --time-limit 3600 %s`\n' "$1" "$2"
+    printf -- '- exit status: 0 (0: solved)\n\n## What it reached\n\n```\n'
+    printf 'value        %s for Top (the player to move)\n```\n' "$3"
+}
+long_page 2,6,4 --first-turns win > repo/results/long_solve_book_2_6_4.md
 bash repo/scripts/solve_tables.sh --time-limit 1 --max-side 6 --misses 1 --build "$(dirname "$pb")" 2> tables.err
 check "script: status" 0 $?
 csv=repo/results/solved.csv
@@ -62,6 +71,22 @@ print("\"%s\"" % [r["field"] for r in csv.DictReader(open(sys.argv[1])) if r["ru
 # The largest solved book fields (area 16: (2;4;4), (4;4;4)) named at the top.
 contains "largest book fields named" "- book: (2;4;4) $(value_of book "(2;4;4)" | cut -d' ' -f2), (4;4;4) $(value_of book "(4;4;4)" | cut -d' ' -f2)" "$(cat "$md")"
 check "a table row per CSV row" "$(($(wc -l < "$csv") - 1))" "$(grep -c '^| (' "$md")"
+contains "book (2;6;4): the longer run named in its row" \
+    "; solved by a longer run: win ([results/long_solve_book_2_6_4.md](long_solve_book_2_6_4.md))" \
+    "$(grep '^| (2;6;4) |' "$md")"
+contains "book: the longer run's field named at the top" \
+    "(4;4;4) $(value_of book "(4;4;4)" | cut -d' ' -f2); beyond the limit, by a longer run: (2;6;4) win" "$(cat "$md")"
+# Of two pages for one field, the one with every class counts; two that
+# disagree stop the maps' script.
+mkdir -p pages
+long_page 2,6,4 "" win > pages/long_solve_book_2_6_4_value.md
+long_page 2,6,4 --first-turns win > pages/long_solve_book_2_6_4.md
+check "longer runs: the page with every class kept" "(True, 'results/long_solve_book_2_6_4.md')" \
+    "$(cd repo/scripts && python3 -c 'import plots; v = plots.long_solved("../../pages")[("book", (2, 6, 4))]; print(v[1:])')"
+long_page 2,6,4 "" loss > pages/long_solve_book_2_6_4_value.md
+(cd repo/scripts && python3 -c 'import plots; plots.long_solved("../../pages")') 2> disagree.err
+check "longer runs that disagree: status 1" 1 $?
+contains "longer runs that disagree: named" "give (2;6;4) of book different values" "$(cat disagree.err)"
 
 # --table values: the value alone, into values.md and .csv.  The values
 # of the fields both tables settle agree (the solved table's are checked
@@ -94,6 +119,8 @@ for r in csv.DictReader(open(sys.argv[1])):
     if r["rules"] == "book" and r["field"] == "(2;6;4)":
         print(r["status"], r["value"], "yes" if int(r["root_pn"]) > 0 and int(r["root_dn"]) > 0 else "no")' "$vcsv")"
 contains "values: largest book fields named" "- book: (2;4;4) win, (4;4;4) win" "$(cat repo/results/values.md)"
+contains "values: book (2;6;4)'s longer run named" "; solved by a longer run: win" \
+    "$(grep '^| (2;6;4) |' repo/results/values.md)"
 check "values: a table row per CSV row" "$(($(wc -l < "$vcsv") - 1))" "$(grep -c '^| (' repo/results/values.md)"
 check "values: a map per rule set" 6 "$(find repo/results/img -name 'value-map-*.svg' | wc -l)"
 # --max-area: no field larger tried, and the bound stated.
