@@ -163,5 +163,50 @@ check "values: a bad --table, one line" 1 "$(wc -l < bad.err)"
 bash repo/scripts/solve_tables.sh --max-area 0 --build "$(dirname "$pb")" > bad.out 2> bad.err
 check "a bad --max-area, status 2" 2 $?
 check "a bad --max-area, one line" 1 "$(wc -l < bad.err)"
+# A stop (SIGTERM to the script's process group, as Slurm or
+# `kill -- -PGID` sends it) while book (2;6;4) is being solved: status 3,
+# one line, no page, and the field cut short is not kept (it would read as
+# stopped by the time limit); run again, the table goes on from the kept
+# fields and solves it.
+mkdir -p stop/repo/results && cp -r repo/scripts stop/repo/
+stop_cmd=(bash stop/repo/scripts/solve_tables.sh --time-limit 120 --max-side 6 --max-area 24 --misses 1 --keep stop/keep
+    --build "$(dirname "$pb")")
+setsid "${stop_cmd[@]}" > stop.out 2> stop.err &
+pid=$!
+for _ in $(seq 1 600); do grep -q 'book (2;6;4)' stop.err && break; sleep 0.1; done
+sleep 1
+kill -TERM -- -"$pid"
+wait "$pid"
+check "stopped: status 3" 3 $?
+contains "stopped: says so" "stopped; the fields finished are kept in" "$(tail -1 stop.err)"
+contains "stopped: names the keep directory" "stop/keep: run the same command again to go on" "$(tail -1 stop.err)"
+check "stopped: no page" "no" "$([ -e stop/repo/results/solved.md ] && echo yes || echo no)"
+check "stopped: no field kept as stopped by the limit" "" "$(grep -l '^3$' stop/keep/*/rc)"
+check "stopped: the field cut short has no status" 1 "$(for r in stop/keep/*/; do [ -e "$r/rc" ] || echo "$r"; done | wc -l)"
+kept=$(find stop/keep -name rc | wc -l)
+"${stop_cmd[@]}" > stop2.out 2> stop2.err
+check "run again: status 0" 0 $?
+check "run again: book (2;6;4) solved" "solved" "$(csv=stop/repo/results/solved.csv value_of book "(2;6;4)" | cut -d' ' -f1)"
+contains "run again: the kept fields reused" "made by this run of the script and $kept kept" \
+    "$(cat stop/repo/results/solved.md)"
+# Ctrl-C at a terminal: SIGINT to the whole group, the script not started
+# with SIGINT ignored (as a shell's `&` would start it; hence python).  The
+# solver handles SIGINT and exits 3 as at its time limit: the script must
+# not record that as the field's status and go on to the next field.
+python3 - "${stop_cmd[@]/stop\/keep/int-keep}" 2> int.err << 'PY'
+import os, signal, subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:], start_new_session=True, stdout=subprocess.DEVNULL, stderr=open("int.log", "w"),
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+for _ in range(600):
+    if "book (2;6;4)" in open("int.log").read():
+        break
+    time.sleep(0.1)
+time.sleep(1)
+os.killpg(p.pid, signal.SIGINT)
+sys.exit(p.wait())
+PY
+check "Ctrl-C: status 3" 3 $?
+check "Ctrl-C: no field kept as stopped by the limit" "" "$(grep -l '^3$' int-keep/*/rc)"
+check "Ctrl-C: no field started after the one cut short" "book (2;6;4)" "$(grep '^\[' int.log | tail -1 | cut -d' ' -f2-)"
 check "the repository's results untouched" "$before" "$(results_sum solved.csv solved.md values.csv values.md)"
 finish
