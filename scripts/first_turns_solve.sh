@@ -13,7 +13,9 @@
 # S seconds and SIZE of memory for each class; J classes at a time (one
 # thread each).  Writes results/first_turns_RULES_W_L_G.md.  A class is
 # named by one of its routes; the first turns of one class lead to one
-# position or to its mirror image (docs/solver.md).
+# position or to its mirror image (docs/solver.md).  Ctrl-C or SIGTERM
+# stops every class being solved and writes no page (status 3): a class a
+# stop cut short would read as stopped by its time limit.
 . "$(dirname "$0")/lib.sh"
 rules=book field=2,6,6 seconds=600 memory=8G jobs=1 extra="" build=""
 pb_options --rules=rules --field=field --seconds=seconds --memory=memory --jobs=jobs --extra=extra --build=build -- "$@"
@@ -22,6 +24,7 @@ name=first_turns_${rules}_${field//,/_}
 out=$root/results/$name.md
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+pb_stop_trap "$work/stopped" # lib.sh
 t0=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -60,6 +63,7 @@ solve_class() {
   /usr/bin/time -f '%e %M' -o "$work/$i.time" "$pb" solve --rules "$rules" --field "$field" $extra \
     --record "$route" --time-limit "$seconds" --memory "$memory" --threads 1 --json --quiet \
     > "$work/$i.json" 2> "$work/$i.err" || st=$?
+  pb_stopped && return 0 # cut short by a stop: no status
   echo "$st" > "$work/$i.status"
   echo "$(basename "$0"): class $route: exit $(cat "$work/$i.status")" >&2
 }
@@ -67,10 +71,15 @@ i=0
 while read -r route _ ends; do
   i=$((i + 1))
   [ "$ends" = - ] || continue # a first turn that ends the game is no question
-  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ] && ! pb_stopped; do wait -n || true; done
+  pb_stopped && break
   solve_class "$route" "$i" &
 done < "$work/classes.txt"
-wait
+pb_wait_all
+if pb_stopped; then
+  echo "$(basename "$0"): stopped; no page written" >&2
+  exit 3
+fi
 # A class's solve that failed (status other than 0, solved, or 3, stopped
 # by its time limit): its message, and no table.
 for f in "$work"/*.status; do

@@ -106,3 +106,47 @@ pb_bench_record() {
 
 # pb_median NUMBER...: the median (of an even count, the lower middle one).
 pb_median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# Stops.  A script that reads a solver's status 3 as "stopped by its time
+# limit" must not read so a run that Ctrl-C or SIGTERM cut short (the
+# solver exits 3 then too).  pb_stop_trap FILE: from here on Ctrl-C or
+# SIGTERM creates FILE (pb_stopped tells) and passes SIGTERM on to every
+# process the script has started, their own children first (the solver
+# saves what it has and exits 3; a shell waiting for it stops waiting).
+# A subshell started with & sets it again.  pb_wait_all waits for every
+# job of the shell, however often a stop interrupts the wait.
+pb_stop_trap() {
+  pb_stop_file=$1
+  trap pb_on_stop INT TERM
+}
+pb_on_stop() {
+  local me=$BASHPID # this shell's, read outside the $(...) below
+  : > "$pb_stop_file"
+  # shellcheck disable=SC2046 # one pid per word
+  pb_kill_tree TERM $(pgrep -P "$me" || true)
+}
+pb_kill_tree() {
+  local sig=$1 p
+  shift
+  for p in "$@"; do
+    # shellcheck disable=SC2046
+    pb_kill_tree "$sig" $(pgrep -P "$p" || true)
+    kill -"$sig" "$p" 2>/dev/null || true
+  done
+}
+pb_stopped() { [ -e "$pb_stop_file" ]; }
+pb_wait_all() { while [ -n "$(jobs -rp)" ]; do wait || true; done; }
+# pb_run CMD...: runs CMD and returns its status, as a command in the
+# foreground would, but in the background: a stop interrupts the wait at
+# once (a trap waits for a foreground command to end), and the wait goes
+# on until CMD has gone.
+pb_run() {
+  local child st
+  "$@" &
+  child=$!
+  while :; do
+    wait "$child" && st=0 || st=$?
+    kill -0 "$child" 2>/dev/null || break
+  done
+  return "$st"
+}

@@ -27,6 +27,9 @@ t0=$(date +%s)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Ctrl-C or SIGTERM (lib.sh): the field being solved is cut short, which
+# its status 3 would not tell from the time limit: no page, status 3.
+pb_stop_trap "$work/stopped"
 
 # Triple fields: G, W, L even, G <= W <= L; by area, then L, then G.
 fields=$(for w in $(seq 2 2 "$maxside"); do for l in $(seq "$w" 2 "$maxside"); do for g in $(seq 2 2 "$w"); do
@@ -43,16 +46,21 @@ for fl in $fields; do
   fi
   echo "[$(date -u +%H:%M:%S)] ($fl)" >&2
   set +e
-  "$pb" solve --match --rules triple --field "$fl" --threads "$threads" --memory "$memory" \
+  pb_run "$pb" solve --match --rules triple --field "$fl" --threads "$threads" --memory "$memory" \
     --time-limit "$limit" --json --quiet > "$work/$n.match.json" 2> "$work/$n.match.err"
   sm=$?
-  "$pb" solve --rules triple --field "$fl" --threads "$threads" --memory "$memory" \
+  pb_run "$pb" solve --rules triple --field "$fl" --threads "$threads" --memory "$memory" \
     --time-limit "$limit" --json --quiet > "$work/$n.single.json" 2> "$work/$n.single.err"
   ss=$?
   set -e
+  pb_stopped && break
   printf '%s\t%s\t%s\t%s\n' "$fl" "$n" "$sm" "$ss" >> "$work/index.tsv"
   [ $sm -eq 0 ] || failed[$gw]=1
 done
+if pb_stopped; then
+  echo "scripts/match_tables.sh: stopped; no page written" >&2
+  exit 3
+fi
 elapsed=$(( $(date +%s) - t0 ))
 
 python3 - "$work" "$root/results" "$limit" "$memory" "$threads" "$maxside" "$commit" "$machine" \

@@ -66,23 +66,10 @@ started=$(pb_now)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A stop (Ctrl-C, SIGTERM): marked in $work/stopped and passed on to the
-# solver running (`child`, in each rule set's subshell) or to the subshells
-# (in the main shell), whichever this shell waits for.  The solver saves
-# nothing here and exits 3, which would read as the time limit: a field it
-# was solving is left without its status, so --keep does not keep it.
-child=
-on_stop() {
-  : > "$work/stopped"
-  if [ -n "$child" ]; then
-    kill -TERM "$child" 2>/dev/null || true
-  else
-    # shellcheck disable=SC2046 # one pid per word
-    kill -TERM $(jobs -p) 2>/dev/null || true
-  fi
-}
-trap on_stop INT TERM
-stopped() { [ -e "$work/stopped" ]; }
+# A stop (Ctrl-C, SIGTERM; lib.sh): the solver saves nothing here and exits
+# 3, which would read as the time limit, so a field it was solving is left
+# without its status and --keep does not keep it.
+pb_stop_trap "$work/stopped"
 if [ -n "$keep" ]; then
   mkdir -p "$keep"
   keep=$(cd "$keep" && pwd)
@@ -125,10 +112,10 @@ settled() {
 # field already run by the same command and program is taken from there.
 solve_variant() {
   local k=$1 name=$2 opts=$3 fl cmd id out st how g w l mg mw ml missed="" nmissed=0 m
-  trap on_stop INT TERM # a subshell of its own (&): set again
+  pb_stop_trap "$work/stopped" # a subshell of its own (&): set again
   : > "$work/$k.tsv"
   for fl in $fields; do
-    stopped && return 0
+    pb_stopped && return 0
     IFS=';' read -r g w l <<< "$fl"
     for m in $missed; do
       IFS=';' read -r mg mw ml <<< "$m"
@@ -153,18 +140,11 @@ solve_variant() {
       mkdir -p "$out"
       set +e
       # shellcheck disable=SC2086
-      "$pb" solve $opts --field "$fl" ${classes[@]+"${classes[@]}"} --threads "$threads" --hash "$hash" --time-limit "$limit" --json \
-        --quiet > "$out/out.txt" 2> "$out/err.txt" &
-      child=$!
-      # A stop interrupts the wait; wait again until the solver has gone.
-      while :; do
-        wait "$child"
-        st=$?
-        kill -0 "$child" 2>/dev/null || break
-      done
-      child=
+      pb_run "$pb" solve $opts --field "$fl" ${classes[@]+"${classes[@]}"} --threads "$threads" --hash "$hash" \
+        --time-limit "$limit" --json --quiet > "$out/out.txt" 2> "$out/err.txt"
+      st=$?
       set -e
-      stopped && return 0 # cut short: no status, not kept
+      pb_stopped && return 0 # cut short: no status, not kept
       date +%s > "$out/ended"
       echo "$st" > "$out/rc"
     fi
@@ -182,11 +162,11 @@ k=0
 for v in "${variants[@]}"; do
   k=$((k + 1))
   solve_variant "$k" "${v%%|*}" "${v#*|}" &
-  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ] && ! stopped; do wait -n || true; done
-  stopped && break
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ] && ! pb_stopped; do wait -n || true; done
+  pb_stopped && break
 done
-while [ -n "$(jobs -rp)" ]; do wait || true; done
-if stopped; then
+pb_wait_all
+if pb_stopped; then
   if [ -n "$keep" ]; then
     echo "scripts/solve_tables.sh: stopped; the fields finished are kept in $keep: run the same command again to go on" >&2
   else

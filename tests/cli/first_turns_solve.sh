@@ -61,6 +61,14 @@ check "book 2,6,6 in 0.2 s: status" 0 "$st"
 md=repo/results/first_turns_book_2_6_6.md
 contains "stopped: the start unknown" "the start's value stays unknown: 0 of 5 classes proven" "$(cat "$md")"
 contains "stopped: a class's numbers" "| d5-d4 | 1 | unknown | can bottom win? |" "$(cat "$md")"
+# Ctrl-C while the classes of book (2;6;6) are solved (60 s each): the
+# classes cut short exit 3 as at their time limit, so no page, status 3.
+rm -f "$md"
+ctrl_c int.log "classes, 60 s each" bash repo/scripts/first_turns_solve.sh --build "$(dirname "$pb")" --memory 64M \
+    --jobs 2 --field 2,6,6 --seconds 60
+check "Ctrl-C: status 3" 3 $?
+check "Ctrl-C: says so" "first_turns_solve.sh: stopped; no page written" "$(tail -1 int.log)"
+[ -e "$md" ] && fail "Ctrl-C: a page written"
 # Bad options: one line, status 2, no table.
 rm -f repo/results/first_turns_book_2_4_4.md
 check "bad --seconds: status" 2 "$(run bad --field 2,4,4 --seconds soon)"

@@ -37,5 +37,14 @@ while IFS='|' read -r field status gd value single score; do
         "$(echo "$score" | awk -F' : ' '{ print $1 - $2 }')"
 done < rows.txt
 check "fields solved within 1 s: at least the three smallest" yes "$([ "$solved" -ge 3 ] && echo yes || echo no)"
+# Ctrl-C while (4;4;6) is solved (some seconds, below its 60 s): the solver
+# exits 3 as at its time limit, so the script must write no page rather
+# than record the field as stopped by the limit and go on.
+rm -f repo/results/match.md repo/results/match.csv
+ctrl_c int.log "(4;4;6)" bash repo/scripts/match_tables.sh --time-limit 60 --max-side 6 --build "$(dirname "$pb")"
+check "Ctrl-C: status 3" 3 $?
+check "Ctrl-C: says so" "scripts/match_tables.sh: stopped; no page written" "$(tail -1 int.log)"
+check "Ctrl-C: no field after the one cut short" "(4;4;6)" "$(grep '^\[' int.log | tail -1 | cut -d' ' -f2-)"
+check "Ctrl-C: no page" "" "$(ls repo/results)"
 check "the repository's results untouched" "$before" "$(results_sum match.csv match.md)"
 finish

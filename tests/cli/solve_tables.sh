@@ -189,22 +189,10 @@ check "run again: status 0" 0 $?
 check "run again: book (2;6;4) solved" "solved" "$(csv=stop/repo/results/solved.csv value_of book "(2;6;4)" | cut -d' ' -f1)"
 contains "run again: the kept fields reused" "made by this run of the script and $kept kept" \
     "$(cat stop/repo/results/solved.md)"
-# Ctrl-C at a terminal: SIGINT to the whole group, the script not started
-# with SIGINT ignored (as a shell's `&` would start it; hence python).  The
-# solver handles SIGINT and exits 3 as at its time limit: the script must
-# not record that as the field's status and go on to the next field.
-python3 - "${stop_cmd[@]/stop\/keep/int-keep}" 2> int.err << 'PY'
-import os, signal, subprocess, sys, time
-p = subprocess.Popen(sys.argv[1:], start_new_session=True, stdout=subprocess.DEVNULL, stderr=open("int.log", "w"),
-                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-for _ in range(600):
-    if "book (2;6;4)" in open("int.log").read():
-        break
-    time.sleep(0.1)
-time.sleep(1)
-os.killpg(p.pid, signal.SIGINT)
-sys.exit(p.wait())
-PY
+# Ctrl-C at a terminal (SIGINT to the whole group): the solver handles it
+# and exits 3 as at its time limit; the script must not record that as the
+# field's status and go on to the next field.
+ctrl_c int.log "book (2;6;4)" "${stop_cmd[@]/stop\/keep/int-keep}"
 check "Ctrl-C: status 3" 3 $?
 check "Ctrl-C: no field kept as stopped by the limit" "" "$(grep -l '^3$' int-keep/*/rc)"
 check "Ctrl-C: no field started after the one cut short" "book (2;6;4)" "$(grep '^\[' int.log | tail -1 | cut -d' ' -f2-)"

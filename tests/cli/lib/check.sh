@@ -10,6 +10,10 @@
 #   flip_byte FILE OFFSET        inverts the byte at OFFSET (a damaged file,
 #                                whatever the byte was: writing a fixed value
 #                                left the file whole when it held that value)
+#   ctrl_c LOG PATTERN CMD...    runs CMD (standard error into LOG) as at a
+#                                terminal and presses Ctrl-C (SIGINT to its
+#                                whole process group) a second after PATTERN
+#                                shows in LOG; returns CMD's status
 #   finish                       prints the tally; exit status 1 on failures
 # (ctest runs each script in a scratch directory of its own.)
 pb=${1:?usage: $(basename "$0") /path/to/paperball}
@@ -32,6 +36,25 @@ flip_byte() {
   b=$(od -An -tu1 -j "$2" -N1 "$1" 2>/dev/null | tr -d ' ')
   [ -n "$b" ] || { fail "flip_byte: $1 has no byte $2"; return; }
   printf '%b' "\\0$(printf '%03o' $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+ctrl_c() {
+  # A session of its own, SIGINT not ignored: a shell's & would start CMD
+  # with SIGINT ignored, which no terminal does (hence python).
+  python3 - "$@" <<'PY'
+import os, signal, subprocess, sys, time
+log, pattern, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+p = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=open(log, "w"),
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+for _ in range(1200):
+    if pattern in open(log).read() or p.poll() is not None:
+        break
+    time.sleep(0.1)
+time.sleep(1)
+if p.poll() is None:
+    os.killpg(p.pid, signal.SIGINT)
+st = p.wait()
+sys.exit(st if st >= 0 else 128 - st)
+PY
 }
 finish() {
   echo "$fails failed"
