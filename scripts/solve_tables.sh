@@ -188,6 +188,7 @@ values = table == "values"  # the value alone, or the value and every first-turn
 # Fields a longer run proved (results/long_solve_*.md, exit status 0; for this
 # table with every first-turn class): named in the rows the limit left open.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(outdir)), "scripts"))
+sys.dont_write_bytecode = True  # no __pycache__ left in scripts/
 from plots import long_solved
 longs = {k: v for k, v in long_solved(outdir).items() if values or v[1]}
 rows = []
