@@ -1342,6 +1342,13 @@ pb_pns *pb_pns_new_sharing(pb_pns *owner, const pb_position *root, const pb_pns_
     /* Its owner's time: a search made later (the classes after the value)
      * stops when the owner does, not a whole limit after its making. */
     x->s.deadline = owner->s.deadline;
+    /* Its owner's orientations, whatever its own root: searches on one
+     * table must key a position alike, or each misses what the other
+     * stored.  A team's helper made for a first-turn class's position
+     * chose none (no mirror image is that position) where the owner, made
+     * for the start, keys every position by the lowest of its images. */
+    x->s.im.nimg = owner->s.im.nimg;
+    memcpy(x->s.im.img, owner->s.im.img, sizeof x->s.im.img);
     return x;
 }
 

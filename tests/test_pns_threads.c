@@ -236,6 +236,44 @@ static void *helper_run(void *arg) {
     return NULL;
 }
 
+/* A search sharing another's table keys positions as its owner does,
+ * whatever its own root: a helper made for a first-turn position (which
+ * no mirror image of it is) beside an owner made for the start, whose
+ * images are all four.  Each position after a first turn of book (2;4;4),
+ * solved by the helper alone, is then known to the owner, with the value
+ * alpha-beta gives.  (A helper keying by its own root's images stored the
+ * positions whose lowest image is not the identity where the owner never
+ * looks.) */
+static void test_sharing_keys_alike(void **state) {
+    (void)state;
+    pb_field *f = ts_field(PB_RULES_BOOK, 2, 4, 4, 0, 0);
+    pb_position start;
+    pb_position_start(f, &start, PB_TOP);
+    pb_pns_opts o = {0};
+    o.table_bytes = (size_t)4 << 20;
+    o.threads = 2;
+    pb_pns *x = pb_pns_new(f, &start, &o);
+    assert_non_null(x);
+    int tried = 0;
+    for (int d = 0; d < 8; d++) {
+        if (!pb_free(f, &start, start.ball, d)) continue;
+        pb_position q = start;
+        pb_undo u;
+        int loser;
+        if (pb_step(f, &q, d, &u, &loser) != PB_STEP_STOP) continue;
+        pb_pns *h = pb_pns_new_sharing(x, &q, &o);
+        assert_non_null(h);
+        int v = pb_pns_solve(h, &q);
+        assert_int_equal(v, ts_ab_value(f, &q));
+        assert_int_equal(pb_pns_known(x, &q), v);
+        pb_pns_free(h);
+        tried++;
+    }
+    assert_int_equal(tried, 8);
+    pb_pns_free(x);
+    pb_field_free(f);
+}
+
 static void test_team_grows(void **state) {
     (void)state;
     pb_field *f = ts_field(PB_RULES_BOOK, 2, 6, 4, 0, 0);
@@ -347,9 +385,9 @@ static void test_crew_grows(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_book),       cmocka_unit_test(test_handover),          cmocka_unit_test(test_hockey),
-        cmocka_unit_test(test_triple),     cmocka_unit_test(test_shared_table_loop), cmocka_unit_test(test_team_grows),
-        cmocka_unit_test(test_crew_grows),
+        cmocka_unit_test(test_book),       cmocka_unit_test(test_handover),           cmocka_unit_test(test_hockey),
+        cmocka_unit_test(test_triple),     cmocka_unit_test(test_shared_table_loop),  cmocka_unit_test(test_team_grows),
+        cmocka_unit_test(test_crew_grows), cmocka_unit_test(test_sharing_keys_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
