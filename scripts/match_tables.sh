@@ -49,6 +49,7 @@ for fl in $fields; do
   pb_run "$pb" solve --match --rules triple --field "$fl" --threads "$threads" --memory "$memory" \
     --time-limit "$limit" --json --quiet > "$work/$n.match.json" 2> "$work/$n.match.err"
   sm=$?
+  pb_stopped && break
   pb_run "$pb" solve --rules triple --field "$fl" --threads "$threads" --memory "$memory" \
     --time-limit "$limit" --json --quiet > "$work/$n.single.json" 2> "$work/$n.single.err"
   ss=$?
